@@ -1,0 +1,18 @@
+// @ts-check
+import react from '@astrojs/react';
+import sitemap from '@astrojs/sitemap';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'astro/config';
+
+const port = Number(process.env.PORT ?? 4321);
+const site = process.env.SITE_URL ?? `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  site,
+  output: 'static',
+  trailingSlash: 'ignore',
+  build: { format: 'directory', inlineStylesheets: 'always' },
+  integrations: [react(), sitemap({ filter: (page) => !page.includes('/404') })],
+  vite: { plugins: [tailwindcss()] },
+  server: { host: '127.0.0.1', port },
+});

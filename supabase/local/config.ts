@@ -1,0 +1,76 @@
+// Settings of the local stack: the Supabase CLI's ports and demo keys, overridable through the environment.
+import { resolve } from 'node:path';
+
+export const DEMO_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
+export const DEMO_ANON_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
+export const DEMO_SERVICE_ROLE_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU';
+
+export interface Ports {
+  /** API gateway: /auth/v1, /rest/v1, /functions/v1. */
+  api: number;
+  /** Postgres wire protocol (PGlite only). */
+  db: number;
+  /** Mail catcher page and Mailpit-compatible API. */
+  mailWeb: number;
+  /** SMTP receiver of the mail catcher. */
+  smtp: number;
+}
+
+export interface StackConfig {
+  ports: Ports;
+  host: string;
+  /** Where PGlite keeps its files. */
+  dataDir: string;
+  /** A PostgreSQL URL; when set, PGlite is not used. */
+  databaseUrl?: string;
+  jwtSecret: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  /** The site the auth redirects go to by default. */
+  siteUrl: string;
+  /** The public URL of the API, used in email links. */
+  apiExternalUrl: string;
+  /** Where the stack's own services (auth mail, functions) send mail. */
+  smtpUrl: string;
+  mailFrom: string;
+  contactInbox: string;
+  rateLimits: boolean;
+  /** Folder holding config.toml, migrations/ and functions/. */
+  supabaseDir: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Builds the configuration from the environment; `overrides` wins (tests use it for ports and folders). */
+export function loadConfig(env: Env = process.env, overrides: Partial<StackConfig> = {}): StackConfig {
+  const ports: Ports = {
+    api: Number(env.SUPABASE_API_PORT ?? 54321),
+    db: Number(env.SUPABASE_DB_PORT ?? 54322),
+    mailWeb: Number(env.SUPABASE_MAIL_PORT ?? 54324),
+    smtp: Number(env.SUPABASE_SMTP_PORT ?? 54325),
+    ...overrides.ports,
+  };
+  const host = overrides.host ?? '127.0.0.1';
+  const sitePort = Number(env.PORT ?? 4321);
+  const jwtSecret = env.JWT_SECRET ?? DEMO_JWT_SECRET;
+  return {
+    host,
+    dataDir: resolve(env.DATA_DIR ?? '.data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret,
+    // The demo keys are signed with the demo secret; with another secret the keys are re-signed at start.
+    anonKey: env.SUPABASE_ANON_KEY ?? DEMO_ANON_KEY,
+    serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY ?? DEMO_SERVICE_ROLE_KEY,
+    siteUrl: env.SITE_URL ?? `http://127.0.0.1:${sitePort}`,
+    apiExternalUrl: env.API_EXTERNAL_URL ?? `http://${host}:${ports.api}`,
+    smtpUrl: env.SMTP_URL ?? `smtp://${host}:${ports.smtp}`,
+    mailFrom: env.MAIL_FROM ?? 'AI Signals <no-reply@signals.local>',
+    contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
+    rateLimits: env.RATE_LIMITS !== 'off',
+    supabaseDir: resolve(env.SUPABASE_DIR ?? 'supabase'),
+    ...overrides,
+    ports,
+  };
+}

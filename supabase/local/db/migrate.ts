@@ -1,0 +1,46 @@
+// Bootstraps what Supabase provides, then applies supabase/migrations/*.sql in order, once each.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db } from './index.ts';
+
+const bootstrapDir = join(import.meta.dirname, 'bootstrap');
+
+function sqlFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+}
+
+/** Applies the bootstrap (idempotent, every start) and the pending migrations; returns the versions applied now. */
+export async function migrate(db: Db, migrationsDir: string): Promise<string[]> {
+  for (const file of sqlFiles(bootstrapDir)) {
+    await db.exec(readFileSync(join(bootstrapDir, file), 'utf8'));
+  }
+  await db.exec(`
+    create table if not exists supabase_migrations.schema_migrations (
+      version text primary key,
+      name text,
+      statements text[]
+    )`);
+  const done = new Set(
+    (await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map(
+      (r) => r.version,
+    ),
+  );
+  const applied: string[] = [];
+  for (const file of sqlFiles(migrationsDir)) {
+    const [version, ...rest] = file.replace(/\.sql$/, '').split('_');
+    if (done.has(version)) continue;
+    const text = readFileSync(join(migrationsDir, file), 'utf8');
+    await db.transaction(async (tx) => {
+      await tx.exec(text);
+      await tx.query('insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)', [
+        version,
+        rest.join('_'),
+        [text],
+      ]);
+    });
+    applied.push(version);
+  }
+  return applied;
+}

@@ -1,0 +1,6 @@
+import { Hono } from 'hono';
+import type { StackContext } from '../context.ts';
+
+export function functionsApp(_ctx: StackContext): Hono {
+  return new Hono();
+}

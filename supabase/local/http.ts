@@ -1,0 +1,56 @@
+// Gateway concerns shared by every API route: CORS, API key, body size, security headers.
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+
+export const ALLOW_HEADERS =
+  'authorization, apikey, content-type, x-client-info, x-supabase-api-version, accept-profile, content-profile, prefer, x-retry-count, range, traceparent, tracestate, baggage';
+export const EXPOSE_HEADERS = 'X-Supabase-Api-Version, Content-Range, x-sb-error-code';
+export const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD';
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** CORS as GoTrue and PostgREST send it: any origin, our headers allowed and exposed, preflight answered here. */
+export const cors: MiddlewareHandler = async (c, next) => {
+  const origin = c.req.header('origin') ?? '*';
+  if (c.req.method === 'OPTIONS') {
+    return c.body(null, 204, {
+      'Access-Control-Allow-Origin': origin,
+      'Access-Control-Allow-Methods': ALLOW_METHODS,
+      'Access-Control-Allow-Headers': c.req.header('access-control-request-headers') ?? ALLOW_HEADERS,
+      'Access-Control-Allow-Credentials': 'true',
+      'Access-Control-Max-Age': '86400',
+      Vary: 'Origin',
+    });
+  }
+  await next();
+  c.header('Access-Control-Allow-Origin', origin);
+  c.header('Access-Control-Allow-Credentials', 'true');
+  c.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
+  c.header('Vary', 'Origin');
+};
+
+export const securityHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+  c.header('X-Frame-Options', 'DENY');
+  if (!c.res.headers.get('content-security-policy')) {
+    c.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  }
+};
+
+/** The hosted gateway refuses a request without a key before any service sees it. */
+export const requireApiKey: MiddlewareHandler = async (c, next) => {
+  const key = c.req.header('apikey') ?? c.req.query('apikey');
+  if (!key) {
+    return c.json(
+      { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' },
+      401,
+    );
+  }
+  await next();
+};
+
+export const limitBody: MiddlewareHandler = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: (c: Context) => c.json({ code: 'request_too_large', message: 'Request body is larger than 64 KB' }, 413),
+});

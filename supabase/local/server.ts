@@ -1,0 +1,95 @@
+// Wires the services onto their ports; start and clean stop.
+import { serve, type ServerType } from '@hono/node-server';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { Hono } from 'hono';
+import { join } from 'node:path';
+import { authApp } from './auth/index.ts';
+import { DEMO_JWT_SECRET, loadConfig, type StackConfig } from './config.ts';
+import type { StackContext } from './context.ts';
+import { openDb } from './db/index.ts';
+import { migrate } from './db/migrate.ts';
+import { functionsApp } from './functions/index.ts';
+import { cors, limitBody, requireApiKey, securityHeaders } from './http.ts';
+import { signJwt } from './jwt.ts';
+import { startMailCatcher } from './mail/index.ts';
+import { createMailer } from './mail/mailer.ts';
+import { restApp } from './rest/index.ts';
+
+export interface RunningStack {
+  config: StackConfig;
+  ctx: StackContext;
+  /** The API's base URL, what supabase-js is given. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Builds the gateway app over the three API services. */
+export function apiApp(ctx: StackContext): Hono {
+  const app = new Hono();
+  app.use('*', securityHeaders);
+  app.use('/auth/v1/*', cors);
+  app.use('/rest/v1/*', cors);
+  app.use('*', limitBody);
+  // Links opened from an email and the readiness probe carry no key, as on the hosted gateway.
+  app.use('/auth/v1/*', async (c, next) => {
+    const path = c.req.path;
+    if (path === '/auth/v1/verify' && c.req.method === 'GET') return next();
+    if (path === '/auth/v1/health') return next();
+    return requireApiKey(c, next);
+  });
+  app.use('/rest/v1/*', requireApiKey);
+  app.route('/auth/v1', authApp(ctx));
+  app.route('/rest/v1', restApp(ctx));
+  app.route('/functions/v1', functionsApp(ctx));
+  app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));
+  return app;
+}
+
+/** With a JWT secret of its own, the stack signs its own anon and service_role keys. */
+async function withKeys(config: StackConfig): Promise<StackConfig> {
+  if (config.jwtSecret === DEMO_JWT_SECRET) return config;
+  const exp = 1983812996;
+  return {
+    ...config,
+    anonKey: process.env.SUPABASE_ANON_KEY ?? (await signJwt({ iss: 'supabase-demo', role: 'anon', exp }, config.jwtSecret)),
+    serviceRoleKey:
+      process.env.SUPABASE_SERVICE_ROLE_KEY ??
+      (await signJwt({ iss: 'supabase-demo', role: 'service_role', exp }, config.jwtSecret)),
+  };
+}
+
+function listen(app: Hono, port: number, host: string): Promise<ServerType> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(server));
+  });
+}
+
+export async function startStack(config: StackConfig = loadConfig()): Promise<RunningStack> {
+  config = await withKeys(config);
+  const db = await openDb(config);
+  await migrate(db, join(config.supabaseDir, 'migrations'));
+
+  const mail = await startMailCatcher({ host: config.host, smtpPort: config.ports.smtp, webPort: config.ports.mailWeb });
+  const mailer = createMailer(config.smtpUrl, config.mailFrom);
+  const ctx: StackContext = { config, db, mailer };
+
+  let socket: PGLiteSocketServer | undefined;
+  if (db.pglite) {
+    socket = new PGLiteSocketServer({ db: db.pglite, port: config.ports.db, host: config.host });
+    await socket.start();
+  }
+  const api = await listen(apiApp(ctx), config.ports.api, config.host);
+
+  return {
+    config,
+    ctx,
+    url: `http://${config.host}:${config.ports.api}`,
+    async stop() {
+      await new Promise<void>((resolve) => api.close(() => resolve()));
+      await socket?.stop();
+      mailer.close();
+      await mail.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// Starts a real local stack for one test file: its own ports, its own copy of the migrated database.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { inject } from 'vitest';
+import { loadConfig, type StackConfig } from '../../supabase/local/config.ts';
+import { type RunningStack, startStack } from '../../supabase/local/server.ts';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface MailSummary {
+  ID: string;
+  From: { Name: string; Address: string };
+  To: { Name: string; Address: string }[];
+  Subject: string;
+  Created: string;
+  Snippet: string;
+}
+export interface MailMessage extends MailSummary {
+  Text: string;
+  HTML: string;
+}
+
+export interface TestStack {
+  stack: RunningStack;
+  url: string;
+  config: StackConfig;
+  /** A fresh supabase-js client with the anon key and no shared storage. */
+  anon(): SupabaseClient;
+  /** A supabase-js client with the service_role key. */
+  admin(): SupabaseClient;
+  mail: {
+    list(): Promise<MailSummary[]>;
+    get(id: string): Promise<MailMessage>;
+    /** Waits for the newest message to `to` and returns it. */
+    waitFor(to: string, timeoutMs?: number): Promise<MailMessage>;
+    clear(): Promise<void>;
+  };
+  stop(): Promise<void>;
+}
+
+export async function startTestStack(overrides: Partial<StackConfig> = {}): Promise<TestStack> {
+  const template = inject('templateDir');
+  const dataDir = mkdtempSync(join(tmpdir(), 'signals-stack-'));
+  if (template) cpSync(template, dataDir, { recursive: true });
+  const ports = { api: await freePort(), db: await freePort(), mailWeb: await freePort(), smtp: await freePort() };
+  const config = loadConfig(
+    { ...process.env, RATE_LIMITS: process.env.RATE_LIMITS ?? 'off', SITE_URL: 'http://127.0.0.1:4321' },
+    { ports, dataDir, ...overrides },
+  );
+  // SMTP and external URL follow the chosen ports unless a test overrides them.
+  config.smtpUrl = overrides.smtpUrl ?? `smtp://127.0.0.1:${ports.smtp}`;
+  config.apiExternalUrl = overrides.apiExternalUrl ?? `http://127.0.0.1:${ports.api}`;
+  const stack = await startStack(config);
+  const mailBase = `http://127.0.0.1:${ports.mailWeb}/api/v1`;
+  const client = (key: string) =>
+    createClient(stack.url, key, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    });
+  const mail = {
+    async list() {
+      const res = await fetch(`${mailBase}/messages`);
+      return ((await res.json()) as { messages: MailSummary[] }).messages;
+    },
+    async get(id: string) {
+      return (await (await fetch(`${mailBase}/message/${id}`)).json()) as MailMessage;
+    },
+    async waitFor(to: string, timeoutMs = 5000) {
+      const until = Date.now() + timeoutMs;
+      while (Date.now() < until) {
+        const hit = (await mail.list()).find((m) => m.To.some((t) => t.Address.toLowerCase() === to.toLowerCase()));
+        if (hit) return mail.get(hit.ID);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
+    },
+    async clear() {
+      await fetch(`${mailBase}/messages`, { method: 'DELETE' });
+    },
+  };
+  return {
+    stack,
+    url: stack.url,
+    config: stack.config,
+    anon: () => client(stack.config.anonKey),
+    admin: () => client(stack.config.serviceRoleKey),
+    mail,
+    async stop() {
+      await stack.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
