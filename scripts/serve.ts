@@ -30,7 +30,7 @@ export function contentSecurityPolicy(supabaseUrl: string): string {
 }
 
 export function startSiteServer(options: SiteServerOptions = {}): Promise<ServerType> {
-  const root = resolve(options.dir ?? 'dist');
+  const root = resolve(options.dir ?? process.env.SITE_DIR ?? 'dist');
   const port = options.port ?? Number(process.env.PORT ?? 4321);
   const host = options.host ?? '127.0.0.1';
   const csp = contentSecurityPolicy(options.supabaseUrl ?? process.env.PUBLIC_SUPABASE_URL ?? 'http://127.0.0.1:54321');
