@@ -93,3 +93,34 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     },
   };
 }
+
+/** The URLs and keys a developer needs, as `npm start` and `npm run stack` print them. */
+export function stackSummary(stack: RunningStack): string {
+  const { config } = stack;
+  return [
+    `  Supabase API:     ${stack.url}  (${stack.ctx.db.kind}${config.databaseUrl ? '' : `, data in ${config.dataDir}`})`,
+    `  Postgres:         ${config.databaseUrl ? '(DATABASE_URL)' : `postgresql://postgres@${config.host}:${config.ports.db}/postgres`}`,
+    `  Mail catcher:     http://${config.host}:${config.ports.mailWeb}  (SMTP ${config.host}:${config.ports.smtp})`,
+    `  anon key:         ${config.anonKey}`,
+    `  service_role key: ${config.serviceRoleKey}`,
+  ].join('\n');
+}
+
+/** Runs `stop` once on the first SIGINT or SIGTERM, then exits. */
+export function stopOnSignal(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping`);
+    stop().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => handler('SIGINT'));
+  process.on('SIGTERM', () => handler('SIGTERM'));
+}

@@ -1,0 +1,103 @@
+// `npm run size`: the JavaScript (gzip) each built page loads without a user action, against its budget.
+// Counts inline scripts, external scripts, their static imports, modulepreloads and the islands' component
+// and renderer modules; JSON-LD and other non-JS script types do not count.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const KB = 1024;
+export const budgets = { noIsland: 5 * KB, home: 20 * KB, islands: 130 * KB };
+
+function htmlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === '_astro' ? [] : htmlFiles(path);
+    return name.endsWith('.html') ? [path] : [];
+  });
+}
+
+function routeOf(root: string, file: string): string {
+  const rel = relative(root, file).replaceAll('\\', '/');
+  if (rel === 'index.html') return '/';
+  if (rel.endsWith('/index.html')) return `/${rel.slice(0, -'/index.html'.length)}`;
+  return `/${rel.replace(/\.html$/, '')}`;
+}
+
+const gz = (text: string | Buffer) => gzipSync(text).length;
+
+/** Every module a script URL pulls in through static imports, resolved inside the build folder. */
+function moduleGraph(root: string, url: string, seen: Set<string>): void {
+  const path = url.startsWith('/') ? join(root, url) : url;
+  if (seen.has(path) || !existsSync(path)) return;
+  seen.add(path);
+  const code = readFileSync(path, 'utf8');
+  // Static imports only: `import x from "./a.js"`, `import "./b.js"`, `export * from "./c.js"`.
+  for (const m of code.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+\.m?js)["']/g)) {
+    const spec = m[1];
+    const next = spec.startsWith('/') ? join(root, spec) : resolve(dirname(path), spec);
+    moduleGraph(root, next, seen);
+  }
+}
+
+export interface PageSize {
+  route: string;
+  bytes: number;
+  islands: boolean;
+  budget: number;
+}
+
+export function measure(root: string): PageSize[] {
+  return htmlFiles(root)
+    .map((file) => {
+      const html = readFileSync(file, 'utf8');
+      const route = routeOf(root, file);
+      let bytes = 0;
+      const modules = new Set<string>();
+      for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+        const attrs = m[1];
+        const type = /\btype=["']?([^"'\s>]+)/i.exec(attrs)?.[1];
+        if (type && type !== 'module' && type !== 'text/javascript') continue;
+        const src = /\bsrc=["']?([^"'\s>]+)/i.exec(attrs)?.[1];
+        if (src) moduleGraph(root, src, modules);
+        else bytes += gz(m[2]);
+      }
+      for (const m of html.matchAll(/<link\b[^>]*rel=["']?modulepreload["']?[^>]*>/gi)) {
+        const href = /\bhref=["']?([^"'\s>]+)/i.exec(m[0])?.[1];
+        if (href) moduleGraph(root, href, modules);
+      }
+      const islands = /<astro-island\b/i.test(html);
+      for (const m of html.matchAll(/<astro-island\b[^>]*>/gi)) {
+        for (const attr of ['component-url', 'renderer-url']) {
+          const url = new RegExp(`${attr}="([^"]+)"`).exec(m[0])?.[1];
+          if (url) moduleGraph(root, url, modules);
+        }
+      }
+      for (const path of modules) bytes += gz(readFileSync(path));
+      const budget = route === '/' ? budgets.home : islands ? budgets.islands : budgets.noIsland;
+      return { route, bytes, islands, budget };
+    })
+    .sort((a, b) => a.route.localeCompare(b.route));
+}
+
+if (import.meta.main) {
+  const root = resolve(process.argv[2] ?? process.env.SITE_DIR ?? 'dist');
+  if (!existsSync(root)) {
+    console.error(`No build at ${root}: run npm run build first.`);
+    process.exit(1);
+  }
+  const pages = measure(root);
+  const over = pages.filter((p) => p.bytes > p.budget);
+  const width = Math.max(...pages.map((p) => p.route.length));
+  console.log(`${'page'.padEnd(width)}  JS gzip   budget   islands`);
+  for (const p of pages) {
+    const mark = p.bytes > p.budget ? '  OVER BUDGET' : '';
+    console.log(
+      `${p.route.padEnd(width)}  ${(p.bytes / KB).toFixed(2).padStart(6)} KB  ${(p.budget / KB).toFixed(0).padStart(4)} KB   ${p.islands ? 'yes' : 'no '}${mark}`,
+    );
+  }
+  if (over.length) {
+    console.error(`\n${over.length} page(s) over budget: ${over.map((p) => p.route).join(', ')}`);
+    process.exit(1);
+  }
+  console.log(`\nsize: ${pages.length} pages within budget`);
+}

@@ -1,0 +1,18 @@
+// `npm start`: builds the site if out of date, starts the local Supabase stack, serves the site; Ctrl-C stops all.
+import { loadConfig } from '../supabase/local/config.ts';
+import { stackSummary, startStack, stopOnSignal } from '../supabase/local/server.ts';
+import { buildIfStale } from './build.ts';
+import { startSiteServer } from './serve.ts';
+
+const port = Number(process.env.PORT ?? 4321);
+const config = loadConfig();
+
+buildIfStale('dist');
+const stack = await startStack(config);
+const site = await startSiteServer({ dir: 'dist', port, supabaseUrl: process.env.PUBLIC_SUPABASE_URL ?? stack.url });
+
+console.log(`\n  Site:             http://127.0.0.1:${port}\n${stackSummary(stack)}\n\nPress Ctrl-C to stop.`);
+stopOnSignal(async () => {
+  await new Promise<void>((resolve) => site.close(() => resolve()));
+  await stack.stop();
+});

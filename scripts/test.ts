@@ -1,0 +1,108 @@
+// `npm test`: unit, integration on PGlite and on PostgreSQL, the build and its size budgets, e2e in Chromium.
+// Ends with one line 'Total: N passed, N failed'.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadConfig } from '../supabase/local/config.ts';
+import { startStack } from '../supabase/local/server.ts';
+import { buildIfStale } from './build.ts';
+import { startThrowawayCluster } from './pg-cluster.ts';
+import { startSiteServer } from './serve.ts';
+import { measure } from './size.ts';
+
+// Ports of the test run, apart from the ones `npm start` uses, so both can run at once.
+const E2E = { site: 4331, api: 55321, db: 55322, mailWeb: 55324, smtp: 55325 };
+const siteUrl = `http://127.0.0.1:${E2E.site}`;
+const apiUrl = `http://127.0.0.1:${E2E.api}`;
+
+const work = mkdtempSync(join(tmpdir(), 'signals-test-'));
+const totals = { passed: 0, failed: 0 };
+const failedSteps: string[] = [];
+
+function chromium(): string {
+  const path = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((p) => p && existsSync(p));
+  if (!path) {
+    console.error(
+      'No Chromium found: install one (Debian: apt-get install chromium; elsewhere: npx playwright install chromium) or set CHROMIUM_PATH.',
+    );
+    process.exit(1);
+  }
+  return path;
+}
+
+function run(step: string, bin: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
+  console.log(`\n=== ${step}`);
+  const started = Date.now();
+  const res = spawnSync(process.execPath, [resolve(bin), ...args], {
+    stdio: 'inherit',
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
+  });
+  console.log(`=== ${step}: ${res.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (res.status !== 0) failedSteps.push(step);
+  return res.status === 0;
+}
+
+function vitest(step: string, project: string, env: NodeJS.ProcessEnv = {}) {
+  const out = join(work, `${step.replace(/\W+/g, '-')}.json`);
+  run(step, 'node_modules/vitest/vitest.mjs', ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
+  if (!existsSync(out)) return void (totals.failed += 1);
+  const report = JSON.parse(readFileSync(out, 'utf8'));
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
+}
+
+chromium();
+
+vitest('unit tests', 'unit');
+vitest('integration tests on PGlite', 'integration');
+
+const cluster = await startThrowawayCluster();
+try {
+  vitest('integration tests on PostgreSQL', 'integration', { DATABASE_URL: cluster.url });
+} finally {
+  await cluster.stop();
+}
+
+console.log('\n=== build');
+const buildEnv = { ...process.env, PUBLIC_SUPABASE_URL: apiUrl, SITE_URL: siteUrl, PORT: String(E2E.site) };
+buildIfStale('dist-test', buildEnv);
+
+console.log('\n=== size budgets');
+const pages = measure(resolve('dist-test'));
+for (const p of pages) {
+  const ok = p.bytes <= p.budget;
+  console.log(`${ok ? 'ok  ' : 'OVER'} ${p.route}  ${(p.bytes / 1024).toFixed(2)} KB / ${p.budget / 1024} KB`);
+  ok ? totals.passed++ : totals.failed++;
+}
+
+const dataDir = join(work, 'data');
+const stack = await startStack(
+  loadConfig(
+    { ...process.env, DATA_DIR: dataDir, RATE_LIMITS: 'off', SITE_URL: siteUrl, PORT: String(E2E.site), DATABASE_URL: '' },
+    { ports: { api: E2E.api, db: E2E.db, mailWeb: E2E.mailWeb, smtp: E2E.smtp } },
+  ),
+);
+const site = await startSiteServer({ dir: 'dist-test', port: E2E.site, supabaseUrl: apiUrl });
+const e2eReport = join(work, 'e2e.json');
+try {
+  run('e2e tests (Chromium)', 'node_modules/@playwright/test/cli.js', ['test', '--reporter=line,json'], {
+    E2E_BASE_URL: siteUrl,
+    E2E_SUPABASE_URL: apiUrl,
+    E2E_MAIL_API: `http://127.0.0.1:${E2E.mailWeb}/api/v1`,
+    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
+  });
+  if (existsSync(e2eReport)) {
+    const { stats } = JSON.parse(readFileSync(e2eReport, 'utf8'));
+    totals.passed += stats.expected + stats.flaky;
+    totals.failed += stats.unexpected;
+  } else totals.failed += 1;
+} finally {
+  await new Promise<void>((done) => site.close(() => done()));
+  await stack.stop();
+}
+
+rmSync(work, { recursive: true, force: true });
+if (failedSteps.length) console.log(`\nFailed steps: ${failedSteps.join(', ')}`);
+console.log(`\nTotal: ${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed || failedSteps.length ? 1 : 0);
