@@ -2,13 +2,17 @@ import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import {
   bandSchema,
+  cardGroupSchema,
   cardSchema,
+  faqSchema,
   labelsSchema,
   pageSchema,
+  quizSchema,
   resultSchema,
   signalSchema,
   siteSchema,
   tierSchema,
+  verificationSchema,
 } from './content/schemas.ts';
 
 /** One Markdown file per page: content/pages/<slug>.md (frontmatter + prose body). */
@@ -65,6 +69,30 @@ const tiers = defineCollection({
   schema: tierSchema,
 });
 
+/** FAQ questions on /faq (and its FAQPage JSON-LD): content/faq/<nn>-<slug>.md. */
+const faq = defineCollection({
+  loader: glob({ base: './content/faq', pattern: '**/*.md' }),
+  schema: faqSchema,
+});
+
+/** The risk-profile quiz: questions and tier results, content/quiz/risk-profile.md. */
+const quiz = defineCollection({
+  loader: glob({ base: './content/quiz', pattern: '**/*.md' }),
+  schema: quizSchema,
+});
+
+/** Card groups (support options and topics, signed-in Coming Soon panels): content/card-groups/<name>.md. */
+const cardGroups = defineCollection({
+  loader: glob({ base: './content/card-groups', pattern: '**/*.md' }),
+  schema: cardGroupSchema,
+});
+
+/** The /newsletter-verified variants: content/verification/{email,user}.md. */
+const verification = defineCollection({
+  loader: glob({ base: './content/verification', pattern: '**/*.md' }),
+  schema: verificationSchema,
+});
+
 export const collections = {
   pages,
   site,
@@ -75,4 +103,8 @@ export const collections = {
   results,
   bands,
   tiers,
+  faq,
+  quiz,
+  cardGroups,
+  verification,
 };

@@ -139,8 +139,113 @@ export const tierSchema = z.strictObject({
   order,
 });
 
+/** One question per file, content/faq/<nn>-<slug>.md; the Markdown body is the answer. */
+export const faqSchema = z.strictObject({
+  question: text.regex(/\?$/, 'must end with a question mark'),
+  order,
+});
+
+export const quizScore = z.union([z.literal(1), z.literal(3), z.literal(5)], {
+  error: 'must be 1, 3 or 5',
+});
+
+export const quizOptionSchema = z.strictObject({ text, emoji: text, score: quizScore });
+
+export const quizQuestionSchema = z.strictObject({
+  id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be kebab-case'),
+  question: text,
+  options: z
+    .array(quizOptionSchema)
+    .length(3, 'must have exactly 3 options')
+    .superRefine((options, ctx) => {
+      options.forEach((option, index) => {
+        const previous = options[index - 1];
+        if (previous && option.score <= previous.score) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'score'],
+            message: 'options must be listed from the lowest score to the highest (1, 3, 5)',
+          });
+        }
+      });
+    }),
+});
+
+export const quizTierNames = ['Foundation One', 'Growth One', 'Momentum One'] as const;
+
+export const quizResultSchema = z.strictObject({
+  tier: z.enum(quizTierNames),
+  colour: z.enum(['green', 'blue', 'purple', 'gold', 'red']),
+  style: text,
+  description: text,
+});
+
+/** The risk-profile quiz: content/quiz/risk-profile.md. */
+export const quizSchema = z.strictObject({
+  questions: z
+    .array(quizQuestionSchema)
+    .length(5, 'must have exactly 5 questions')
+    .superRefine((questions, ctx) => {
+      const seen = new Set<string>();
+      questions.forEach((question, index) => {
+        if (seen.has(question.id)) {
+          ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicate question id "${question.id}"` });
+        }
+        seen.add(question.id);
+      });
+    }),
+  results: z
+    .array(quizResultSchema)
+    .length(3, 'must have exactly 3 tier results')
+    .superRefine((results, ctx) => {
+      results.forEach((result, index) => {
+        if (result.tier !== quizTierNames[index]) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'tier'],
+            message: `results must be listed ${quizTierNames.join(', ')}; expected "${quizTierNames[index]}"`,
+          });
+        }
+      });
+    }),
+});
+
+export const linkCardSchema = z
+  .strictObject({
+    title: text,
+    text,
+    badge: text.optional(),
+    href: href.optional(),
+    linkLabel: text.optional(),
+  })
+  .refine((card) => (card.href === undefined) === (card.linkLabel === undefined), {
+    path: ['linkLabel'],
+    message: 'href and linkLabel go together: give both or neither',
+  });
+
+/** A titled group of cards, optionally linking somewhere: content/card-groups/<name>.md. */
+export const cardGroupSchema = z.strictObject({
+  eyebrow: text.optional(),
+  heading: text,
+  lead: text.optional(),
+  cards: z.array(linkCardSchema).min(1),
+});
+
+/** The two /newsletter-verified variants: content/verification/{email,user}.md; the body is the message. */
+export const verificationSchema = z.strictObject({
+  variant: z.enum(['email', 'user']),
+  title: text,
+  description: pageSchema.shape.description,
+  heading: text,
+  links: z.array(ctaSchema).min(1),
+});
+
 export type PageData = z.infer<typeof pageSchema>;
 export type Cta = z.infer<typeof ctaSchema>;
 export type Item = z.infer<typeof itemSchema>;
 export type SectionData = z.infer<typeof sectionSchema>;
 export type SiteData = z.infer<typeof siteSchema>;
+export type FaqData = z.infer<typeof faqSchema>;
+export type QuizData = z.infer<typeof quizSchema>;
+export type CardGroupData = z.infer<typeof cardGroupSchema>;
+export type VerificationData = z.infer<typeof verificationSchema>;
