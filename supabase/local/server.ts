@@ -69,7 +69,12 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
   const db = await openDb(config);
   await migrate(db, join(config.supabaseDir, 'migrations'));
 
-  const mail = await startMailCatcher({ host: config.host, smtpPort: config.ports.smtp, webPort: config.ports.mailWeb });
+  const mail = await startMailCatcher({
+    host: config.host,
+    smtpPort: config.ports.smtp,
+    webPort: config.ports.mailWeb,
+    dataDir: config.dataDir,
+  });
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
   const ctx: StackContext = { config, db, mailer };
 

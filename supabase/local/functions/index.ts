@@ -1,6 +1,125 @@
-import { Hono } from 'hono';
+// The Edge Functions host: /functions/v1/<name> runs supabase/functions/<name>/handler.ts the way
+// Supabase's relay runs index.ts: JWT check per verify_jwt, Supabase's env, the caller's IP in
+// X-Forwarded-For, relay errors in the CLI's shapes. Functions answer CORS and OPTIONS themselves.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { type Context, Hono } from 'hono';
+import { type Env, envFrom } from '../../functions/_shared/env.ts';
 import type { StackContext } from '../context.ts';
+import { verifyJwt } from '../jwt.ts';
+import { functionEnv, readFunctionSettings } from './settings.ts';
 
-export function functionsApp(_ctx: StackContext): Hono {
-  return new Hono();
+export type FunctionHandler = (req: Request) => Response | Promise<Response>;
+
+interface FunctionModule {
+  createHandler?: (env: Env) => FunctionHandler;
+  handler?: FunctionHandler;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+const relayJson = (body: unknown, status: number) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/** The relay's JWT check (CLI main.ts): 401 with `{msg}` when the bearer token is missing or invalid. */
+async function checkJwt(req: Request, secret: string): Promise<Response | undefined> {
+  const header = req.headers.get('authorization');
+  if (!header) return relayJson({ msg: 'Error: Missing authorization header' }, 401);
+  const [scheme, token] = header.split(' ');
+  if (scheme !== 'Bearer') return relayJson({ msg: "Error: Auth header is not 'Bearer {token}'" }, 401);
+  const result = await verifyJwt(token ?? '', secret);
+  return result.ok ? undefined : relayJson({ msg: 'Invalid JWT' }, 401);
+}
+
+function socketIp(c: Context): string | undefined {
+  try {
+    const address = getConnInfo(c).remote.address;
+    return address?.startsWith('::ffff:') ? address.slice(7) : address;
+  } catch {
+    // Not served by @hono/node-server (app.request in tests): no socket to read.
+    return undefined;
+  }
+}
+
+/** The request as the function sees it on Supabase: path from `/<name>`, the caller's IP forwarded. */
+function forwardedRequest(c: Context): Request {
+  const url = new URL(c.req.url);
+  url.pathname = `/${url.pathname.split('/').slice(routeDepth(c)).join('/')}`;
+  const headers = new Headers(c.req.raw.headers);
+  const ip = socketIp(c);
+  // The gateway sets the address it saw; a client cannot choose its own.
+  if (ip) headers.set('x-forwarded-for', ip);
+  else headers.delete('x-forwarded-for');
+  const raw = c.req.raw;
+  const hasBody = raw.method !== 'GET' && raw.method !== 'HEAD';
+  return new Request(url, {
+    method: raw.method,
+    headers,
+    body: hasBody ? raw.body : undefined,
+    signal: raw.signal,
+    ...(hasBody ? { duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+/** Index of the `:name` segment in the matched route, e.g. 3 in `/functions/v1/:name/*`. */
+function routeDepth(c: Context): number {
+  return c.req.routePath.split('/').indexOf(':name');
+}
+
+export function functionsApp(ctx: StackContext): Hono {
+  const functionsDir = join(ctx.config.supabaseDir, 'functions');
+  const settingsOf = readFunctionSettings(join(ctx.config.supabaseDir, 'config.toml'));
+  const env = envFrom(functionEnv(ctx.config));
+  const loaded = new Map<string, Promise<FunctionHandler>>();
+
+  function load(name: string, file: string): Promise<FunctionHandler> {
+    let pending = loaded.get(name);
+    if (!pending) {
+      pending = import(pathToFileURL(file).href).then((mod: FunctionModule) => {
+        if (typeof mod.createHandler === 'function') return mod.createHandler(env);
+        if (typeof mod.handler === 'function') return mod.handler;
+        throw new Error(`${file} exports neither createHandler(env) nor handler(req)`);
+      });
+      // A module that failed to load is tried again on the next request.
+      pending.catch(() => loaded.delete(name));
+      loaded.set(name, pending);
+    }
+    return pending;
+  }
+
+  const run = async (c: Context) => {
+    const name = c.req.param('name') ?? '';
+    const file = join(functionsDir, name, 'handler.ts');
+    if (!NAME.test(name) || !existsSync(file)) {
+      return new Response('Function not found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
+    }
+    if (c.req.method !== 'OPTIONS' && settingsOf(name).verifyJwt) {
+      const refused = await checkJwt(c.req.raw, ctx.config.jwtSecret);
+      if (refused) return refused;
+    }
+    let handler: FunctionHandler;
+    try {
+      handler = await load(name, file);
+    } catch (err) {
+      console.error(`function ${name} failed to boot:`, err);
+      return relayJson({ code: 'BOOT_ERROR', message: 'Worker failed to boot (please check logs)' }, 503);
+    }
+    try {
+      const res = await handler(forwardedRequest(c));
+      if (!res || typeof res !== 'object' || typeof (res as Response).status !== 'number') {
+        throw new Error('the handler did not return a Response');
+      }
+      return res;
+    } catch (err) {
+      console.error(`function ${name} failed:`, err);
+      return relayJson({ code: 'WORKER_ERROR', message: 'Function exited due to an error (please check logs)' }, 500);
+    }
+  };
+
+  const app = new Hono();
+  app.all('/:name', run);
+  app.all('/:name/*', run);
+  return app;
 }

@@ -1,0 +1,65 @@
+// send-contact-email over HTTP: CORS, method, rate limit, body, validation; the logic is in contact.ts.
+import { createClient } from '@supabase/supabase-js';
+import { runInBackground } from '../_shared/background.ts';
+import { clientIp, userAgent } from '../_shared/client-ip.ts';
+import { options } from '../_shared/cors.ts';
+import { type Env, rateLimitsEnabled, requireEnv, runtimeEnv } from '../_shared/env.ts';
+import { errorResponse, json, methodNotAllowed, readJsonObject } from '../_shared/http.ts';
+import { createMailer } from '../_shared/mail.ts';
+import { createRateLimiter, type RateLimitRule, tooManyRequestsMessage } from '../_shared/rate-limit.ts';
+import { honeypotFilled, validateContact } from '../_shared/schemas.ts';
+import { type ContactDeps, deliverPending, submitContact } from './contact.ts';
+
+/** Messages per IP address per window. */
+export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
+
+/** The text the site shows when sending fails (SPEC: Contact failure). */
+export const FAILURE_MESSAGE = 'Failed to send message. Please try again.';
+
+export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
+  const limiter = createRateLimiter(RATE_LIMIT, { enabled: rateLimitsEnabled(env) });
+  let deps: ContactDeps | undefined;
+  const getDeps = (): ContactDeps => {
+    deps ??= {
+      db: createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
+        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      }),
+      mailer: createMailer({ smtpUrl: requireEnv(env, 'SMTP_URL'), from: requireEnv(env, 'MAIL_FROM') }),
+      inbox: requireEnv(env, 'CONTACT_INBOX'),
+    };
+    return deps;
+  };
+
+  return async function handler(req: Request): Promise<Response> {
+    if (req.method === 'OPTIONS') return options();
+    if (req.method !== 'POST') return methodNotAllowed(['POST']);
+
+    const ip = clientIp(req);
+    const limit = limiter.hit(ip);
+    if (!limit.ok) {
+      return errorResponse(429, tooManyRequestsMessage(limit.retryAfterSeconds), {}, {
+        'Retry-After': String(limit.retryAfterSeconds),
+      });
+    }
+
+    const body = await readJsonObject(req);
+    if (!body.ok) return body.response;
+    // A robot filled the hidden field: answer as if it worked, keep nothing.
+    if (honeypotFilled(body.value)) return json({ success: true });
+
+    const input = validateContact(body.value);
+    if (!input.ok) return errorResponse(400, input.error, { field: input.field });
+
+    try {
+      const d = getDeps();
+      const result = await submitContact(input.data, { ip: ip === 'unknown' ? null : ip, userAgent: userAgent(req) }, d);
+      if (!result.delivered) return json({ success: true, queued: true }, 202);
+      // The relay works again: deliver what earlier failures left behind.
+      runInBackground('contact retry', () => deliverPending(d));
+      return json({ success: true });
+    } catch (err) {
+      console.error('send-contact-email:', err instanceof Error ? err.message : err);
+      return errorResponse(500, FAILURE_MESSAGE);
+    }
+  };
+}

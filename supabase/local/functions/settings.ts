@@ -1,0 +1,42 @@
+// What the host gives each function: its [functions.<name>] settings and the environment Supabase sets.
+import { existsSync, readFileSync } from 'node:fs';
+import { parse } from 'smol-toml';
+import type { StackConfig } from '../config.ts';
+
+export interface FunctionSettings {
+  /** The relay checks the Authorization JWT first (Supabase's default: true). */
+  verifyJwt: boolean;
+}
+
+/** Reads `[functions.<name>] verify_jwt` from config.toml; a missing file or entry means the defaults. */
+export function readFunctionSettings(configTomlPath: string): (name: string) => FunctionSettings {
+  const table = existsSync(configTomlPath)
+    ? ((parse(readFileSync(configTomlPath, 'utf8')).functions ?? {}) as Record<string, { verify_jwt?: unknown }>)
+    : {};
+  return (name) => {
+    const entry = Object.hasOwn(table, name) ? table[name] : undefined;
+    return { verifyJwt: typeof entry?.verify_jwt === 'boolean' ? entry.verify_jwt : true };
+  };
+}
+
+/** The stack's own API URL as the functions reach it (a wildcard listen address is reached on loopback). */
+export function internalApiUrl(config: StackConfig): string {
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host;
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${config.ports.api}`;
+}
+
+/** The variables a function sees: Supabase's own, then the project's secrets, all from the stack's config. */
+export function functionEnv(config: StackConfig): Record<string, string> {
+  const dbHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return {
+    SUPABASE_URL: internalApiUrl(config),
+    SUPABASE_ANON_KEY: config.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
+    SUPABASE_DB_URL: config.databaseUrl ?? `postgresql://postgres:postgres@${dbHost}:${config.ports.db}/postgres`,
+    SMTP_URL: config.smtpUrl,
+    MAIL_FROM: config.mailFrom,
+    CONTACT_INBOX: config.contactInbox,
+    SITE_URL: config.siteUrl,
+    RATE_LIMITS: config.rateLimits ? 'on' : 'off',
+  };
+}
