@@ -1,6 +1,187 @@
-import { Hono } from 'hono';
+// PostgREST's HTTP surface for the tables of schema `public`, mounted at /rest/v1.
+// request -> identify (JWT) -> parse + plan (schema cache) -> SQL with bind parameters -> one transaction
+// under the request's role -> the status, headers and body PostgREST would answer.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Hono, type Context } from 'hono';
+import { parse as parseToml } from 'smol-toml';
 import type { StackContext } from '../context.ts';
+import { identify } from './auth.ts';
+import { ApiError, errors, toApiError } from './errors.ts';
+import { type RequestContext, type StatementResult, execute } from './executor.ts';
+import {
+  appliedPreferences,
+  checkJsonContentType,
+  checkProfile,
+  negotiate,
+  parsePrefer,
+  parseRangeHeader,
+} from './headers.ts';
+import { type Method, planRequest } from './plan.ts';
+import { SchemaCache } from './schema.ts';
+import { type MutatePlan, type ReadPlan, buildMutation, buildRead } from './sql.ts';
 
-export function restApp(_ctx: StackContext): Hono {
-  return new Hono();
+const METHODS = new Set<string>(['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']);
+
+/** supabase/config.toml [api] max_rows: the most rows one read returns (PostgREST's db-max-rows). */
+function readMaxRows(supabaseDir: string): number | undefined {
+  try {
+    const toml = parseToml(readFileSync(join(supabaseDir, 'config.toml'), 'utf8')) as { api?: { max_rows?: unknown } };
+    const n = Number(toml.api?.max_rows);
+    return Number.isInteger(n) && n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/** Content-Range as PostgREST writes it: `lower-upper/total`, `*` where a part is unknown or empty. */
+function contentRange(lower: number, upper: number, total: number | undefined): string {
+  const range = total !== 0 && lower <= upper ? `${lower}-${upper}` : '*';
+  return `${range}/${total ?? '*'}`;
+}
+
+function canonicalQuery(query: [string, string][]): string {
+  return [...query]
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
+}
+
+function errorResponse(c: Context, err: ApiError): Response {
+  return c.body(JSON.stringify(err.body), err.status as 400, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Proxy-Status': `PostgREST; error=${err.body.code}`,
+    ...err.headers,
+  });
+}
+
+export function restApp(ctx: StackContext): Hono {
+  const app = new Hono();
+  const cache = new SchemaCache(ctx.db);
+  const maxRows = readMaxRows(ctx.config.supabaseDir);
+
+  app.all('/rpc/:fn', (c) => errorResponse(c, errors.noFunction(c.req.param('fn'))));
+
+  app.all('/:table', async (c) => {
+    const method = c.req.method.toUpperCase();
+    const table = c.req.param('table');
+    let authed = false;
+    try {
+      if (!METHODS.has(method)) throw errors.unsupportedMethod(method);
+      const reading = method === 'GET' || method === 'HEAD';
+      checkProfile(reading ? c.req.header('accept-profile') : c.req.header('content-profile'));
+
+      const identity = await identify(
+        { authorization: c.req.header('authorization'), apikey: c.req.header('apikey') },
+        ctx.config.jwtSecret,
+        ctx.db,
+      );
+      authed = identity.role !== 'anon';
+
+      const prefer = parsePrefer(c.req.header('prefer') ? [c.req.header('prefer') as string] : []);
+      const accept = negotiate(c.req.header('accept'));
+      let body: string | undefined;
+      if (method === 'POST' || method === 'PATCH') {
+        checkJsonContentType(c.req.header('content-type'));
+        body = await c.req.text();
+      }
+      const url = new URL(c.req.url);
+      const query = [...url.searchParams.entries()] as [string, string][];
+
+      const plan = await planRequest(
+        {
+          method: method as Method,
+          table,
+          query,
+          prefer,
+          accept,
+          range: reading ? parseRangeHeader(c.req.header('range')) : undefined,
+          body,
+          maxRows,
+        },
+        cache,
+        ctx.db,
+      );
+
+      const requestContext: RequestContext = {
+        identity,
+        method,
+        path: `/${table}`,
+        headers: Object.fromEntries(c.req.raw.headers.entries()),
+        cookies: parseCookies(c.req.header('cookie')),
+      };
+
+      if (plan.kind === 'read') return await answerRead(c, plan, requestContext, query);
+      return await answerWrite(c, plan, requestContext);
+    } catch (err) {
+      return errorResponse(c, toApiError(err, authed));
+    }
+  });
+
+  app.all('*', (c) => errorResponse(c, errors.invalidPath()));
+
+  async function answerRead(c: Context, plan: ReadPlan, rc: RequestContext, query: [string, string][]) {
+    const result = await execute(ctx.db, rc, buildRead(plan));
+    if (plan.single && result.pageTotal !== 1) throw errors.singular(result.pageTotal);
+    const lower = plan.offset;
+    const upper = lower + result.pageTotal - 1;
+    const total = result.total;
+    const headers: Record<string, string> = {
+      'Content-Range': contentRange(lower, upper, total),
+      'Content-Location': `/${plan.table.name}${query.length ? `?${canonicalQuery(query)}` : ''}`,
+      'Content-Type': negotiate(c.req.header('accept')).contentType,
+    };
+    const applied = appliedPreferences(parsePrefer([c.req.header('prefer') ?? '']), ['count']);
+    if (applied) headers['Preference-Applied'] = applied;
+    if (total !== undefined && lower > total) {
+      throw errors.invalidRange(`An offset of ${lower} was requested, but there are only ${total} rows.`);
+    }
+    const status = total !== undefined && 1 + upper - lower < total ? 206 : 200;
+    return c.body(rc.method === 'HEAD' ? null : result.body, status, headers);
+  }
+
+  async function answerWrite(c: Context, plan: MutatePlan, rc: RequestContext) {
+    const prefer = parsePrefer([c.req.header('prefer') ?? '']);
+    const limitAffected = prefer.handling === 'strict' && prefer.maxAffected !== undefined && plan.kind !== 'insert';
+    const result: StatementResult = await execute(ctx.db, rc, buildMutation(plan), (r) => {
+      if (plan.single && r.pageTotal !== 1) throw errors.singular(r.pageTotal);
+      if (limitAffected && r.pageTotal > (prefer.maxAffected as number)) throw errors.maxAffected(r.pageTotal);
+    });
+    const count = prefer.count !== undefined ? result.pageTotal : undefined;
+    const headers: Record<string, string> = {};
+    headers['Content-Range'] =
+      plan.kind === 'update' ? contentRange(0, result.pageTotal - 1, count) : contentRange(1, 0, count);
+    const applied = appliedPreferences(prefer, [
+      'return',
+      'count',
+      ...(plan.onConflict ? (['resolution'] as const) : []),
+      ...(limitAffected ? (['handling', 'max-affected'] as const) : []),
+    ]);
+    if (applied) headers['Preference-Applied'] = applied;
+
+    if (plan.returning === 'headers-only' && plan.kind === 'insert' && plan.table.primaryKey.length && result.body) {
+      const rows = JSON.parse(result.body) as Record<string, unknown>[] | Record<string, unknown>;
+      const first = Array.isArray(rows) ? rows[0] : rows;
+      if (first) {
+        const q = plan.table.primaryKey.map((k) => `${encodeURIComponent(k)}=eq.${encodeURIComponent(String(first[k]))}`);
+        headers.Location = `/${plan.table.name}?${q.join('&')}`;
+      }
+    }
+    if (plan.returning === 'representation') {
+      headers['Content-Type'] = negotiate(c.req.header('accept')).contentType;
+      return c.body(result.body, plan.kind === 'insert' ? 201 : 200, headers);
+    }
+    return c.body(null, plan.kind === 'insert' ? 201 : 204, headers);
+  }
+
+  return app;
 }

@@ -1,0 +1,83 @@
+// Who a REST request runs as: the role claim of its JWT, as PostgREST decides it.
+// The token is `Authorization: Bearer <jwt>`; without one, the apikey header's JWT (the gateway's fallback).
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import type { Db } from '../db/index.ts';
+import { ApiError, jwtError } from './errors.ts';
+
+export const API_ROLES = ['anon', 'authenticated', 'service_role'] as const;
+export type ApiRole = (typeof API_ROLES)[number];
+
+export interface RequestIdentity {
+  role: ApiRole;
+  /** The JWT claims with `role` filled in, as set into request.jwt.claims. */
+  claims: Record<string, unknown>;
+}
+
+const encoder = new TextEncoder();
+
+function tokenFrom(authorization: string | undefined, apikey: string | undefined): string | undefined {
+  if (authorization !== undefined) {
+    const m = /^bearer(?:\s+(.*))?$/i.exec(authorization.trim());
+    if (m) {
+      const token = (m[1] ?? '').trim();
+      if (token === '') throw jwtError('PGRST301', 'Empty JWT is sent in Authorization header');
+      return token;
+    }
+  }
+  return apikey || undefined;
+}
+
+async function verify(token: string, secret: string): Promise<Record<string, unknown>> {
+  const parts = token.split('.');
+  if (parts.length !== 3) throw jwtError('PGRST301', `Expected 3 parts in JWT; got ${parts.length}`);
+  let alg: string | undefined;
+  try {
+    alg = decodeProtectedHeader(token).alg;
+  } catch {
+    throw jwtError('PGRST301', "JWT couldn't be decoded");
+  }
+  if (alg !== 'HS256') throw jwtError('PGRST301', 'Wrong or unsupported encoding algorithm');
+  try {
+    const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'] });
+    return payload as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof joseErrors.JWTExpired) throw jwtError('PGRST303', 'JWT expired');
+    if (err instanceof joseErrors.JWTClaimValidationFailed) {
+      if (err.claim === 'nbf') throw jwtError('PGRST303', 'JWT not yet valid');
+      if (err.claim === 'iat') throw jwtError('PGRST303', 'JWT issued at future');
+      throw jwtError('PGRST303', 'Parsing claims failed');
+    }
+    if (err instanceof joseErrors.JWSSignatureVerificationFailed) {
+      throw jwtError('PGRST301', 'JWT cryptographic operation failed');
+    }
+    throw jwtError('PGRST301', "JWT couldn't be decoded");
+  }
+}
+
+/**
+ * Verifies the request's JWT and returns its role and claims. A token without a role claim runs as anon.
+ * Roles other than the three API roles are refused the way Postgres refuses PostgREST's SET ROLE:
+ * 401 when the role does not exist, 403 when it exists but the API may not switch to it.
+ */
+export async function identify(
+  headers: { authorization?: string; apikey?: string },
+  secret: string,
+  db: Db,
+): Promise<RequestIdentity> {
+  const token = tokenFrom(headers.authorization, headers.apikey);
+  if (token === undefined) return { role: 'anon', claims: { role: 'anon' } };
+  const claims = await verify(token, secret);
+  const role = claims.role === undefined ? 'anon' : claims.role;
+  if (typeof role === 'string' && (API_ROLES as readonly string[]).includes(role)) {
+    return { role: role as ApiRole, claims: { ...claims, role } };
+  }
+  const name = String(role);
+  const [row] = await db.query<{ exists: boolean }>(
+    'select exists (select 1 from pg_catalog.pg_roles where rolname = $1::text) as exists',
+    [name],
+  );
+  if (row?.exists) {
+    throw ApiError.pgrst(403, '42501', `permission denied to set role "${name}"`);
+  }
+  throw ApiError.pgrst(401, '22023', `role "${name}" does not exist`, null, null, { 'WWW-Authenticate': 'Bearer' });
+}

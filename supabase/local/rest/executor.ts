@@ -1,0 +1,70 @@
+// Runs one planned statement in one transaction under the request's role, as PostgREST does:
+// set_config(role, request.jwt.claims, request.*) first, then the statement; RLS is Postgres's own.
+import type { Db } from '../db/index.ts';
+import type { RequestIdentity } from './auth.ts';
+import type { Statement } from './sql.ts';
+
+export interface RequestContext {
+  identity: RequestIdentity;
+  method: string;
+  /** The path PostgREST would see, e.g. `/profiles`. */
+  path: string;
+  /** Request headers, lower-cased names, as request.headers. */
+  headers: Record<string, string>;
+  cookies: Record<string, string>;
+}
+
+export interface StatementResult {
+  /** The exact row count when Prefer: count=... asked for it. */
+  total?: number;
+  /** Rows in this answer (or affected by the write). */
+  pageTotal: number;
+  /** The JSON body built by Postgres ('' for return=minimal). */
+  body: string;
+}
+
+const PREAMBLE =
+  "select pg_catalog.set_config('search_path', $1::text, true), " +
+  "pg_catalog.set_config('role', $2::text, true), " +
+  "pg_catalog.set_config('request.jwt.claims', $3::text, true), " +
+  "pg_catalog.set_config('request.method', $4::text, true), " +
+  "pg_catalog.set_config('request.path', $5::text, true), " +
+  "pg_catalog.set_config('request.headers', $6::text, true), " +
+  "pg_catalog.set_config('request.cookies', $7::text, true)";
+
+interface RawResult {
+  total: string | null;
+  page_total: number;
+  body: string;
+}
+
+/**
+ * Runs `stmt` as the request's role. `check` sees the result inside the transaction: throwing there
+ * rolls the write back (a single-object answer that is not one row, a max-affected overrun).
+ */
+export async function execute(
+  db: Db,
+  ctx: RequestContext,
+  stmt: Statement,
+  check?: (result: StatementResult) => void,
+): Promise<StatementResult> {
+  return db.transaction(async (tx) => {
+    await tx.query(PREAMBLE, [
+      'public, extensions',
+      ctx.identity.role,
+      JSON.stringify(ctx.identity.claims),
+      ctx.method,
+      ctx.path,
+      JSON.stringify(ctx.headers),
+      JSON.stringify(ctx.cookies),
+    ]);
+    const [row] = await tx.query<RawResult>(stmt.text, stmt.params);
+    const result: StatementResult = {
+      total: row?.total === null || row?.total === undefined ? undefined : Number(row.total),
+      pageTotal: Number(row?.page_total ?? 0),
+      body: row?.body ?? '',
+    };
+    check?.(result);
+    return result;
+  });
+}

@@ -1,0 +1,273 @@
+// SQL for a checked request plan, shaped like PostgREST's: the rows go through a CTE and the JSON body
+// is built by Postgres (json_agg), so PGlite and PostgreSQL answer byte for byte the same.
+//
+// Identifiers reach this file only after the schema cache confirmed them (see plan.ts) and are quoted
+// with `"` doubling. Every value a client sends is a bind parameter, written `$n::text` and cast in SQL
+// to the column's type, so both drivers pass it as plain text and Postgres parses it as PostgREST's
+// untyped literals would be.
+import type { Field, Filter, LogicTree, OrderTerm } from './parser.ts';
+import type { Table } from './schema.ts';
+
+export interface PlannedSelect {
+  kind: 'star' | 'field';
+  field?: Field;
+  alias?: string;
+  /** The cast's canonical type name, from format_type(to_regtype(...)). */
+  castType?: string;
+}
+
+interface Base {
+  table: Table;
+  select: PlannedSelect[];
+  /** Root filters and and/or trees; all must hold. */
+  where: LogicTree[];
+  single: boolean;
+  stripNulls: boolean;
+}
+
+export interface ReadPlan extends Base {
+  kind: 'read';
+  order: OrderTerm[];
+  offset: number;
+  limit?: number;
+  count: boolean;
+}
+
+export interface MutatePlan extends Base {
+  kind: 'insert' | 'update' | 'delete';
+  /** Payload columns (insert, update). */
+  columns: string[];
+  /** The JSON payload: an array of objects for insert, one object for update. */
+  payload?: string;
+  onConflict?: { columns: string[]; action: 'update' | 'nothing' };
+  returning: 'minimal' | 'representation' | 'headers-only';
+}
+
+export type Plan = ReadPlan | MutatePlan;
+
+export interface Statement {
+  text: string;
+  params: string[];
+}
+
+/** `"name"` with embedded quotes doubled. */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+const OPERATORS: Record<string, string> = {
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  like: 'LIKE',
+  ilike: 'ILIKE',
+  match: '~',
+  imatch: '~*',
+  isdistinct: 'IS DISTINCT FROM',
+  cs: '@>',
+  cd: '<@',
+  ov: '&&',
+  sl: '<<',
+  sr: '>>',
+  nxr: '&<',
+  nxl: '&>',
+  adj: '-|-',
+};
+
+const FTS_FUNCTIONS: Record<string, string> = {
+  fts: 'to_tsquery',
+  plfts: 'plainto_tsquery',
+  phfts: 'phraseto_tsquery',
+  wfts: 'websearch_to_tsquery',
+};
+
+class Builder {
+  readonly params: string[] = [];
+  readonly from: string;
+  readonly table: Table;
+
+  constructor(table: Table) {
+    this.table = table;
+    this.from = `"public".${quoteIdent(table.name)}`;
+  }
+
+  param(value: string): string {
+    this.params.push(value);
+    return `$${this.params.length}::text`;
+  }
+
+  column(name: string): string {
+    return `${this.from}.${quoteIdent(name)}`;
+  }
+
+  /** The field's SQL and the type a compared value is cast to. */
+  field(f: Field): { sql: string; type: string } {
+    const column = this.table.columns.get(f.name);
+    if (!column) throw new Error(`unchecked column ${f.name}`);
+    let sql = this.column(f.name);
+    let type = column.type;
+    for (const op of f.json) {
+      const key = op.index ? `(${this.param(op.key)})::int` : this.param(op.key);
+      sql = `(${sql} ${op.arrow} ${key})`;
+      type = op.arrow === '->>' ? 'text' : column.type;
+    }
+    return { sql, type };
+  }
+
+  filter(f: Filter): string {
+    const { sql: lhs, type } = this.field(f.field);
+    const op = f.operation;
+    let cond: string;
+    switch (op.kind) {
+      case 'is':
+        cond = `${lhs} IS ${op.value.toUpperCase()}`;
+        break;
+      case 'in': {
+        const values = [...op.values];
+        const empty = values.indexOf('');
+        if (empty >= 0) values.splice(empty, 1);
+        cond =
+          values.length === 0
+            ? 'false'
+            : `${lhs} IN (${values.map((v) => `CAST(${this.param(v)} AS ${type})`).join(', ')})`;
+        break;
+      }
+      case 'fts': {
+        const fn = FTS_FUNCTIONS[op.op];
+        const config = op.config === undefined ? '' : `(${this.param(op.config)})::regconfig, `;
+        const vector = type === 'tsvector' ? lhs : `pg_catalog.to_tsvector(${config}${lhs})`;
+        cond = `${vector} @@ pg_catalog.${fn}(${config}${this.param(op.value)})`;
+        break;
+      }
+      case 'op': {
+        const sqlOp = OPERATORS[op.op];
+        const textual = op.op === 'like' || op.op === 'ilike' || op.op === 'match' || op.op === 'imatch';
+        const value = op.op === 'like' || op.op === 'ilike' ? op.value.replaceAll('*', '%') : op.value;
+        if (op.quantifier) {
+          const arrayType = textual ? 'text[]' : `${type}[]`;
+          cond = `${lhs} ${sqlOp} ${op.quantifier.toUpperCase()}(CAST(${this.param(value)} AS ${arrayType}))`;
+        } else if (textual) {
+          cond = `${lhs} ${sqlOp} ${this.param(value)}`;
+        } else {
+          cond = `${lhs} ${sqlOp} CAST(${this.param(value)} AS ${type})`;
+        }
+        break;
+      }
+    }
+    return f.negate ? `NOT (${cond})` : cond;
+  }
+
+  tree(t: LogicTree): string {
+    if (t.kind === 'filter') return this.filter(t.filter);
+    const inner = t.children.map((c) => this.tree(c)).join(t.op === 'and' ? ' AND ' : ' OR ');
+    return `${t.negate ? 'NOT ' : ''}(${inner})`;
+  }
+
+  where(trees: LogicTree[]): string {
+    return trees.length ? ` WHERE ${trees.map((t) => this.tree(t)).join(' AND ')}` : '';
+  }
+
+  selectList(items: PlannedSelect[]): string {
+    return items
+      .map((item) => {
+        if (item.kind === 'star') return `${this.from}.*`;
+        const f = item.field as Field;
+        let { sql } = this.field(f);
+        if (item.castType) sql = `CAST(${sql} AS ${item.castType})`;
+        const last = f.json[f.json.length - 1];
+        const name = item.alias ?? (last ? last.key : item.castType ? f.name : undefined);
+        return name === undefined ? sql : `${sql} AS ${quoteIdent(name)}`;
+      })
+      .join(', ');
+  }
+
+  order(terms: OrderTerm[]): string {
+    if (!terms.length) return '';
+    const parts = terms.map((t) => {
+      let s = this.field(t.field).sql;
+      if (t.direction) s += ` ${t.direction.toUpperCase()}`;
+      if (t.nulls) s += ` NULLS ${t.nulls.toUpperCase()}`;
+      return s;
+    });
+    return ` ORDER BY ${parts.join(', ')}`;
+  }
+}
+
+/** The JSON body over the CTE's rows: an array, or the first row for a single-object answer. */
+function bodyExpr(plan: Base): string {
+  const row = plan.stripNulls ? 'pg_catalog.json_strip_nulls(pg_catalog.to_json(_postgrest_t))' : '_postgrest_t';
+  return plan.single
+    ? `coalesce((pg_catalog.json_agg(${row}) -> 0)::text, '')`
+    : `coalesce(pg_catalog.json_agg(${row}), '[]')::text`;
+}
+
+export function buildRead(plan: ReadPlan): Statement {
+  const b = new Builder(plan.table);
+  const where = b.where(plan.where);
+  const select = b.selectList(plan.select);
+  const order = b.order(plan.order);
+  const limit = plan.limit === undefined ? '' : ` LIMIT CAST(${b.param(String(plan.limit))} AS bigint)`;
+  const offset = plan.offset ? ` OFFSET CAST(${b.param(String(plan.offset))} AS bigint)` : '';
+  const total = plan.count ? `(SELECT pg_catalog.count(*) FROM ${b.from}${where})::text` : 'NULL::text';
+  const text =
+    `WITH pgrst_source AS (SELECT ${select} FROM ${b.from}${where}${order}${limit}${offset}) ` +
+    `SELECT ${total} AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${bodyExpr(plan)} AS body ` +
+    'FROM (SELECT * FROM pgrst_source) _postgrest_t';
+  return { text, params: b.params };
+}
+
+export function buildMutation(plan: MutatePlan): Statement {
+  const b = new Builder(plan.table);
+  const returning =
+    plan.returning === 'representation'
+      ? b.selectList(plan.select)
+      : plan.returning === 'headers-only' && plan.table.primaryKey.length
+        ? plan.table.primaryKey.map((c) => b.column(c)).join(', ')
+        : '1';
+  let mutation: string;
+  const cols = plan.columns.map(quoteIdent).join(', ');
+  switch (plan.kind) {
+    case 'insert': {
+      const payload = b.param(plan.payload ?? '[]');
+      const target = plan.columns.length ? ` (${cols})` : '';
+      let conflict = '';
+      if (plan.onConflict) {
+        const on = plan.onConflict.columns.map(quoteIdent).join(', ');
+        const sets = plan.columns.map((c) => `${quoteIdent(c)} = EXCLUDED.${quoteIdent(c)}`).join(', ');
+        conflict =
+          plan.onConflict.action === 'update' && sets
+            ? ` ON CONFLICT (${on}) DO UPDATE SET ${sets}`
+            : ` ON CONFLICT (${on}) DO NOTHING`;
+      }
+      mutation =
+        `INSERT INTO ${b.from}${target} SELECT ${cols} ` +
+        `FROM pg_catalog.json_populate_recordset(NULL::${b.from}, (${payload})::json) _${conflict} RETURNING ${returning}`;
+      break;
+    }
+    case 'update': {
+      const where = b.where(plan.where);
+      if (!plan.columns.length) {
+        mutation = `SELECT ${returning} FROM ${b.from} WHERE false`;
+        break;
+      }
+      const payload = b.param(plan.payload ?? '{}');
+      const sets = plan.columns.map((c) => `${quoteIdent(c)} = _.${quoteIdent(c)}`).join(', ');
+      mutation =
+        `UPDATE ${b.from} SET ${sets} ` +
+        `FROM (SELECT * FROM pg_catalog.json_populate_record(NULL::${b.from}, (${payload})::json)) _${where} RETURNING ${returning}`;
+      break;
+    }
+    case 'delete':
+      mutation = `DELETE FROM ${b.from}${b.where(plan.where)} RETURNING ${returning}`;
+      break;
+  }
+  const body = plan.returning === 'minimal' ? "''" : bodyExpr(plan);
+  const text =
+    `WITH pgrst_source AS (${mutation}) ` +
+    `SELECT NULL::text AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${body} AS body ` +
+    'FROM (SELECT * FROM pgrst_source) _postgrest_t';
+  return { text, params: b.params };
+}
