@@ -39,6 +39,21 @@ export interface StackConfig {
   rateLimits: boolean;
   /** Folder holding config.toml, migrations/ and functions/. */
   supabaseDir: string;
+  /** Overrides of config.toml's [auth] timings (tests shorten them instead of waiting). */
+  authOverrides?: AuthOverrides;
+}
+
+export interface AuthOverrides {
+  /** Seconds a revoked refresh token may still be used ([auth] refresh_token_reuse_interval). */
+  refreshTokenReuseInterval?: number;
+  /** Seconds before another email may go to the same address ([auth.email] max_frequency). */
+  emailMaxFrequency?: number;
+  /** Seconds an email link stays valid ([auth.email] otp_expiry). */
+  otpExpiry?: number;
+  /** Seconds an access token lives ([auth] jwt_expiry). */
+  jwtExpiry?: number;
+  /** Seconds a PKCE auth code may wait before it is exchanged. */
+  flowStateExpiry?: number;
 }
 
 type Env = Record<string, string | undefined>;

@@ -1,0 +1,125 @@
+// Emailed links: a fresh OTP per mail, its hash stored as the user's one-time token, then the mail.
+// The token is stored before sending (so a quick click finds it) and put back if the mail fails.
+import type { Queryable } from '../db/index.ts';
+import { AuthError } from './errors.ts';
+import { actionLink, checkFrequency, type MailKind, type VerifyType } from './mail.ts';
+import { generateOtp, PKCE_PREFIX, storeOneTimeToken, type TokenType, tokenHash } from './otp.ts';
+import type { AuthContext } from './request.ts';
+import type { UserRow } from './users.ts';
+
+interface LinkMail {
+  kind: MailKind;
+  verifyType: VerifyType;
+  tokenType: TokenType;
+  sentAt: string | null;
+  previousToken: string | null;
+  failure: string;
+}
+
+async function sendLink(
+  ctx: AuthContext,
+  db: Queryable,
+  user: UserRow,
+  redirectTo: string,
+  pkce: boolean,
+  mail: LinkMail,
+): Promise<void> {
+  checkFrequency(ctx.settings, mail.sentAt);
+  const email = user.email ?? '';
+  const otp = generateOtp(ctx.settings.otpLength);
+  const hash = tokenHash(email, otp);
+  const token = pkce ? `${PKCE_PREFIX}${hash}` : hash;
+  const now = new Date().toISOString();
+  await storeOneTimeToken(db, user.id, email, mail.tokenType, token, now);
+  try {
+    await ctx.mail.send(mail.kind, email, {
+      ConfirmationURL: actionLink(ctx.settings, token, mail.verifyType, redirectTo),
+      Email: email,
+      Token: otp,
+      SiteURL: ctx.settings.siteUrl,
+    });
+  } catch (err) {
+    // Put the previous link back: a mail that never left must not change what the user can do.
+    const sentColumn = mail.tokenType === 'confirmation_token' ? 'confirmation_sent_at' : 'recovery_sent_at';
+    await db.query(
+      `update auth.users set ${mail.tokenType} = $2, ${sentColumn} = $3 where id = $1`,
+      [user.id, mail.previousToken ?? '', mail.sentAt],
+    );
+    await db.query('delete from auth.one_time_tokens where user_id = $1 and token_type = $2 and token_hash = $3', [
+      user.id,
+      mail.tokenType,
+      token,
+    ]);
+    if (err instanceof AuthError) throw err;
+    console.error(`auth: ${mail.failure.toLowerCase()}:`, err);
+    throw new AuthError(500, 'unexpected_failure', mail.failure);
+  }
+  if (mail.tokenType === 'confirmation_token') {
+    user.confirmation_token = token;
+    user.confirmation_sent_at = now;
+  } else {
+    user.recovery_token = token;
+    user.recovery_sent_at = now;
+  }
+}
+
+/** sendConfirmation: the sign-up link (type=signup). */
+export function sendConfirmation(ctx: AuthContext, db: Queryable, user: UserRow, redirectTo: string, pkce: boolean) {
+  return sendLink(ctx, db, user, redirectTo, pkce, {
+    kind: 'confirmation',
+    verifyType: 'signup',
+    tokenType: 'confirmation_token',
+    sentAt: user.confirmation_sent_at,
+    previousToken: user.confirmation_token,
+    failure: 'Error sending confirmation email',
+  });
+}
+
+/** sendPasswordRecovery: the reset link (type=recovery). */
+export function sendRecovery(ctx: AuthContext, db: Queryable, user: UserRow, redirectTo: string, pkce: boolean) {
+  return sendLink(ctx, db, user, redirectTo, pkce, {
+    kind: 'recovery',
+    verifyType: 'recovery',
+    tokenType: 'recovery_token',
+    sentAt: user.recovery_sent_at,
+    previousToken: user.recovery_token,
+    failure: 'Error sending recovery email',
+  });
+}
+
+/** sendMagicLink: a sign-in link (type=magiclink), sharing the recovery token and its timer as in GoTrue. */
+export function sendMagicLink(ctx: AuthContext, db: Queryable, user: UserRow, redirectTo: string, pkce: boolean) {
+  return sendLink(ctx, db, user, redirectTo, pkce, {
+    kind: 'magic_link',
+    verifyType: 'magiclink',
+    tokenType: 'recovery_token',
+    sentAt: user.recovery_sent_at,
+    previousToken: user.recovery_token,
+    failure: 'Error sending magic link email',
+  });
+}
+
+/** user.Confirm: email confirmed now, confirmation token and every one-time token cleared, identity verified. */
+export async function confirmUser(tx: Queryable, user: UserRow): Promise<void> {
+  await tx.query(
+    `with u as (
+       update auth.users set email_confirmed_at = coalesce(email_confirmed_at, $2), confirmation_token = '',
+              updated_at = $2 where id = $1
+     ), o as (
+       delete from auth.one_time_tokens where user_id = $1
+     )
+     update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = $2
+      where user_id = $1 and provider = 'email' and email = lower($3)`,
+    [user.id, new Date().toISOString(), user.email ?? ''],
+  );
+}
+
+/** user.Recover: the recovery token is spent; an unconfirmed address is confirmed by using the link. */
+export async function recoverUser(tx: Queryable, user: UserRow): Promise<void> {
+  await tx.query(
+    `with o as (delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token')
+     update auth.users set recovery_token = '', updated_at = $2 where id = $1`,
+    [user.id, new Date().toISOString()],
+  );
+  if (!user.email_confirmed_at) await confirmUser(tx, user);
+}

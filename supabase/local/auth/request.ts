@@ -1,0 +1,118 @@
+// Reading requests as GoTrue's retrieveRequestParams does, and the shared per-request context.
+import type { Context } from 'hono';
+import type { Db } from '../db/index.ts';
+import { AuthError, errorResponse } from './errors.ts';
+import type { AuthMailer } from './mail.ts';
+import type { RateLimiter } from './ratelimit.ts';
+import type { RedirectAllowList } from './redirect.ts';
+import type { GrantParams } from './sessions.ts';
+import type { AuthSettings } from './settings.ts';
+
+export interface AuthContext {
+  db: Db;
+  settings: AuthSettings;
+  allow: RedirectAllowList;
+  limiter: RateLimiter;
+  mail: AuthMailer;
+}
+
+export type Body = Record<string, unknown>;
+
+/** The JSON body as an object; a body that is not JSON is 400 bad_json. */
+export async function readBody(c: Context, { optional = false } = {}): Promise<Body> {
+  const text = await c.req.text();
+  if (text.trim() === '' && optional) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const reason = text.trim() === '' ? 'unexpected end of JSON input' : (err as Error).message;
+    throw new AuthError(400, 'bad_json', `Could not parse request body as JSON: ${reason}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new AuthError(400, 'bad_json', 'Could not parse request body as JSON: the body must be a JSON object');
+  }
+  return value as Body;
+}
+
+/** A string field: absent or null reads as "", any other type is a decoding error as in Go. */
+export function str(body: Body, key: string): string {
+  const v = body[key];
+  if (v === undefined || v === null) return '';
+  if (typeof v !== 'string') {
+    throw new AuthError(400, 'bad_json', `Could not parse request body as JSON: field "${key}" must be a string`);
+  }
+  return v;
+}
+
+/** An object field (metadata); absent or null is undefined. */
+export function obj(body: Body, key: string): Record<string, unknown> | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    throw new AuthError(400, 'bad_json', `Could not parse request body as JSON: field "${key}" must be an object`);
+  }
+  return v as Record<string, unknown>;
+}
+
+export function bool(body: Body, key: string): boolean {
+  const v = body[key];
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') {
+    throw new AuthError(400, 'bad_json', `Could not parse request body as JSON: field "${key}" must be a boolean`);
+  }
+  return v;
+}
+
+/** The caller's address: the first X-Forwarded-For entry, else the socket's peer. */
+export function clientIp(c: Context): string | null {
+  const xff = c.req.header('x-forwarded-for');
+  if (xff) {
+    const first = xff.split(',')[0].trim();
+    if (first) return first;
+  }
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? null;
+}
+
+export function grantParams(c: Context): GrantParams {
+  return { ip: clientIp(c), userAgent: c.req.header('user-agent') ?? null };
+}
+
+/** The redirect_to a request asks for (query string or header), checked against the allow-list. */
+export function referrer(c: Context, ctx: AuthContext): string {
+  const requested = c.req.header('redirect_to') || c.req.query('redirect_to');
+  return ctx.allow.referrer(requested, c.req.header('referer'));
+}
+
+/** Per-IP limits of config.toml's [auth.rate_limit], windows of 5 minutes. */
+export function limitPerIp(c: Context, ctx: AuthContext, bucket: 'sign_in_sign_ups' | 'token_refresh' | 'verify') {
+  const limits = ctx.settings.rateLimits;
+  if (!limits) return;
+  const limit =
+    bucket === 'sign_in_sign_ups'
+      ? limits.signInSignUps
+      : bucket === 'token_refresh'
+        ? limits.tokenRefresh
+        : limits.tokenVerifications;
+  if (!ctx.limiter.allow(`${bucket}:${clientIp(c) ?? 'unknown'}`, limit, 300)) {
+    throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached');
+  }
+}
+
+type Handler = (c: Context) => Promise<Response>;
+
+/** Turns thrown AuthError / OAuthError into GoTrue's answers. */
+export function handle(fn: Handler): Handler {
+  return async (c) => {
+    try {
+      return await fn(c);
+    } catch (err) {
+      return errorResponse(c, err);
+    }
+  };
+}
+
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}

@@ -1,0 +1,97 @@
+// GET /user, PUT /user and POST /logout (GoTrue user.go and logout.go).
+import type { Hono } from 'hono';
+import { badRequest, forbidden, unprocessable } from '../errors.ts';
+import { requireAuthentication } from '../guard.ts';
+import { checkPasswordStrength, hashPassword, verifyPassword } from '../passwords.ts';
+import { type AuthContext, handle, json, obj, readBody, str } from '../request.ts';
+import { logout } from '../sessions.ts';
+import { findUserByEmail, findUserById, mergeMetadata, type UserRow, userJson, validateEmail } from '../users.ts';
+
+export function userRoutes(app: Hono, ctx: AuthContext) {
+  const { settings } = ctx;
+
+  app.get(
+    '/user',
+    handle(async (c) => {
+      const { claims, user } = await requireAuthentication(c, ctx);
+      const aud = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;
+      if (aud !== (user.aud ?? 'authenticated')) {
+        throw badRequest('validation_failed', "Token audience doesn't match request audience");
+      }
+      return json(userJson(user));
+    }),
+  );
+
+  app.put(
+    '/user',
+    handle(async (c) => {
+      const { user, sessionId } = await requireAuthentication(c, ctx);
+      const body = await readBody(c);
+      let email = str(body, 'email');
+      const phone = str(body, 'phone');
+      const password = body.password === undefined || body.password === null ? null : str(body, 'password');
+      const data = obj(body, 'data');
+      const appData = obj(body, 'app_metadata');
+
+      if (email !== '') email = validateEmail(email);
+      if (phone !== '') throw badRequest('phone_provider_disabled', 'Phone logins are disabled');
+      if (password !== null) checkPasswordStrength(settings, password);
+      if (appData) throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
+
+      if (email !== '' && email !== (user.email ?? '')) {
+        if (await findUserByEmail(ctx.db, email)) {
+          throw unprocessable('email_exists', 'A user with this email address has already been registered');
+        }
+        // The product shows the address as read-only; the double-confirmation mail flow is not offered.
+        throw unprocessable('validation_failed', 'Changing the email address is not supported by this server');
+      }
+
+      let encrypted: string | null = null;
+      if (password !== null && password !== '') {
+        if (await verifyPassword(password, user.encrypted_password)) {
+          throw unprocessable('same_password', 'New password should be different from the old password.');
+        }
+        encrypted = await hashPassword(password);
+      }
+
+      const updated = await ctx.db.transaction(async (tx) => {
+        const now = new Date().toISOString();
+        if (encrypted) {
+          await tx.query('update auth.users set encrypted_password = $2, updated_at = $3 where id = $1', [
+            user.id,
+            encrypted,
+            now,
+          ]);
+          // A new password ends every other session (UpdatePassword → LogoutAllExceptMe).
+          if (sessionId) {
+            await tx.query('delete from auth.sessions where user_id = $1 and id <> $2', [user.id, sessionId]);
+          } else {
+            await tx.query('delete from auth.sessions where user_id = $1', [user.id]);
+          }
+        }
+        if (data) {
+          await tx.query('update auth.users set raw_user_meta_data = $2::jsonb, updated_at = $3 where id = $1', [
+            user.id,
+            JSON.stringify(mergeMetadata(user.raw_user_meta_data, data)),
+            now,
+          ]);
+        }
+        return (await findUserById(tx, user.id)) as UserRow;
+      });
+      return json(userJson(updated));
+    }),
+  );
+
+  app.post(
+    '/logout',
+    handle(async (c) => {
+      const { user, sessionId } = await requireAuthentication(c, ctx);
+      const scope = c.req.query('scope') ?? '';
+      if (!['', 'global', 'local', 'others'].includes(scope)) {
+        throw badRequest('validation_failed', `Unsupported logout scope "${scope}"`);
+      }
+      await logout(ctx.db, user.id, sessionId, scope || 'global');
+      return new Response(null, { status: 204 });
+    }),
+  );
+}

@@ -1,0 +1,137 @@
+// The auth settings GoTrue reads from its environment, taken here from supabase/config.toml's [auth] tables
+// (as the Supabase CLI passes them) plus the stack's own URLs and keys.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'smol-toml';
+import type { StackConfig } from '../config.ts';
+
+export interface AuthSettings {
+  siteUrl: string;
+  /** Base of email links: `${apiExternalUrl}/auth/v1/verify?...`. */
+  externalUrl: string;
+  jwtSecret: string;
+  jwtIssuer: string;
+  jwtExpiry: number;
+  additionalRedirectUrls: string[];
+  refreshTokenRotation: boolean;
+  refreshTokenReuseInterval: number;
+  disableSignup: boolean;
+  emailEnabled: boolean;
+  /** Sign-ups are confirmed at once when email confirmations are off. */
+  mailerAutoconfirm: boolean;
+  passwordMinLength: number;
+  /** Each set must contribute one character (GoTrue's PASSWORD_REQUIRED_CHARACTERS, decoded). */
+  passwordRequiredCharacters: string[];
+  emailMaxFrequency: number;
+  otpExpiry: number;
+  otpLength: number;
+  flowStateExpiry: number;
+  rateLimits: RateLimitSettings | null;
+}
+
+export interface RateLimitSettings {
+  /** Emails per hour, for the whole project. */
+  emailSent: number;
+  /** Sign-ins and sign-ups per 5 minutes per IP. */
+  signInSignUps: number;
+  /** Refreshes per 5 minutes per IP. */
+  tokenRefresh: number;
+  /** Link and OTP verifications per 5 minutes per IP. */
+  tokenVerifications: number;
+}
+
+// The CLI's values for config.toml's password_requirements (GOTRUE_PASSWORD_REQUIRED_CHARACTERS).
+const REQUIRED_CHARACTERS: Record<string, string> = {
+  '': '',
+  letters_digits: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ:0123456789',
+  lower_upper_letters_digits: 'abcdefghijklmnopqrstuvwxyz:ABCDEFGHIJKLMNOPQRSTUVWXYZ:0123456789',
+  lower_upper_letters_digits_symbols:
+    'abcdefghijklmnopqrstuvwxyz:ABCDEFGHIJKLMNOPQRSTUVWXYZ:0123456789:!@#$%^&*()_+-=[]{};\'\\:"|<>?,./`~',
+};
+
+/** GoTrue's PasswordRequiredCharacters.Decode: sets split on ":", where "\:" is a literal colon. */
+export function decodeRequiredCharacters(value: string): string[] {
+  const parts = value.split(':');
+  for (let i = 0; i < parts.length - 1; i++) {
+    const part = parts[i];
+    if (part === '') continue;
+    if (part.endsWith('\\')) {
+      parts[i] = `${part.slice(0, -1)}:${parts[i + 1]}`;
+      parts[i + 1] = '';
+    }
+  }
+  return parts.filter((p) => p !== '');
+}
+
+/** Go's time.ParseDuration for the forms config.toml uses ("60s", "1m30s", "1h"). */
+export function parseDuration(value: unknown, fallback: number): number {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string' || value.trim() === '') return fallback;
+  const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
+  let total = 0;
+  let rest = value.trim();
+  while (rest) {
+    const m = /^(\d+(?:\.\d+)?)(ms|h|m|s)/.exec(rest);
+    if (!m) throw new Error(`config.toml: cannot read the duration "${value}"`);
+    total += Number(m[1]) * units[m[2]];
+    rest = rest.slice(m[0].length);
+  }
+  return total;
+}
+
+type Table = Record<string, unknown>;
+
+function table(value: unknown): Table {
+  return value && typeof value === 'object' ? (value as Table) : {};
+}
+
+function num(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+function bool(value: unknown, fallback: boolean): boolean {
+  return typeof value === 'boolean' ? value : fallback;
+}
+
+export function loadAuthSettings(config: StackConfig): AuthSettings {
+  const file = join(config.supabaseDir, 'config.toml');
+  const toml = existsSync(file) ? (parse(readFileSync(file, 'utf8')) as Table) : {};
+  const auth = table(toml.auth);
+  const email = table(auth.email);
+  const limits = table(auth.rate_limit);
+  const o = config.authOverrides ?? {};
+
+  const requirements = String(auth.password_requirements ?? '');
+  if (!(requirements in REQUIRED_CHARACTERS)) {
+    throw new Error(`config.toml: [auth] password_requirements "${requirements}" is not one the CLI accepts`);
+  }
+  const redirects = Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls.map(String) : [];
+
+  return {
+    siteUrl: config.siteUrl,
+    externalUrl: `${config.apiExternalUrl.replace(/\/+$/, '')}/auth/v1`,
+    jwtSecret: config.jwtSecret,
+    jwtIssuer: `${config.apiExternalUrl.replace(/\/+$/, '')}/auth/v1`,
+    jwtExpiry: o.jwtExpiry ?? num(auth.jwt_expiry, 3600),
+    additionalRedirectUrls: redirects,
+    refreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
+    refreshTokenReuseInterval: o.refreshTokenReuseInterval ?? num(auth.refresh_token_reuse_interval, 10),
+    disableSignup: !bool(auth.enable_signup, true),
+    emailEnabled: bool(email.enable_signup, true),
+    mailerAutoconfirm: !bool(email.enable_confirmations, false),
+    passwordMinLength: num(auth.minimum_password_length, 6),
+    passwordRequiredCharacters: decodeRequiredCharacters(REQUIRED_CHARACTERS[requirements]),
+    emailMaxFrequency: o.emailMaxFrequency ?? parseDuration(email.max_frequency, 1),
+    otpExpiry: o.otpExpiry ?? num(email.otp_expiry, 3600),
+    otpLength: num(email.otp_length, 6),
+    flowStateExpiry: o.flowStateExpiry ?? 300,
+    rateLimits: config.rateLimits
+      ? {
+          emailSent: num(limits.email_sent, 2),
+          signInSignUps: num(limits.sign_in_sign_ups, 30),
+          tokenRefresh: num(limits.token_refresh, 150),
+          tokenVerifications: num(limits.token_verifications, 30),
+        }
+      : null,
+  };
+}
