@@ -8,10 +8,11 @@ import {
   verificationSchema,
 } from '../../src/content/schemas.ts';
 
-type Schema = { safeParse: (data: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } };
+type Schema = {
+  safeParse: (data: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
+};
 
-const options = (scores: unknown[]) =>
-  scores.map((score, i) => ({ text: `Option ${i + 1}`, emoji: '🙂', score }));
+const options = (scores: unknown[]) => scores.map((score, i) => ({ text: `Option ${i + 1}`, emoji: '🙂', score }));
 
 const question = (id: string, scores: unknown[] = [1, 3, 5]) => ({
   id,
@@ -30,7 +31,13 @@ const quiz = {
   results,
 };
 
-const card = { title: 'Trading Guides', text: 'Step-by-step guides.', badge: 'Setup', href: '/setup-guide', linkLabel: 'Read' };
+const card = {
+  title: 'Trading Guides',
+  text: 'Step-by-step guides.',
+  badge: 'Setup',
+  href: '/setup-guide',
+  linkLabel: 'Read',
+};
 
 const verification = {
   variant: 'user',
@@ -67,7 +74,12 @@ const invalid: [string, Schema, unknown, (string | number)[], RegExp?][] = [
   ['verification without heading', verificationSchema, verificationWithoutHeading, ['heading']],
   ['card group without cards', cardGroupSchema, { heading: 'Help' }, ['cards']],
   ['quiz without results', quizSchema, { questions: quiz.questions }, ['results']],
-  ['option without emoji', quizQuestionSchema, { ...question('a'), options: [{ text: 'x', score: 1 }, ...options([3, 5])] }, ['options', 0, 'emoji']],
+  [
+    'option without emoji',
+    quizQuestionSchema,
+    { ...question('a'), options: [{ text: 'x', score: 1 }, ...options([3, 5])] },
+    ['options', 0, 'emoji'],
+  ],
   // wrong types
   ['faq order as text', faqSchema, { question: 'Why?', order: 'first' }, ['order']],
   ['faq order not an integer', faqSchema, { question: 'Why?', order: 1.5 }, ['order']],
@@ -75,25 +87,76 @@ const invalid: [string, Schema, unknown, (string | number)[], RegExp?][] = [
   ['score as text', quizQuestionSchema, question('a', ['1', 3, 5]), ['options', 0, 'score'], /1, 3 or 5/],
   ['card text as number', linkCardSchema, { ...card, text: 42 }, ['text']],
   ['verification links empty', verificationSchema, { ...verification, links: [] }, ['links']],
-  ['verification description too short', verificationSchema, { ...verification, description: 'Verified.' }, ['description'], /at least 50/],
+  [
+    'verification description too short',
+    verificationSchema,
+    { ...verification, description: 'Verified.' },
+    ['description'],
+    /at least 50/,
+  ],
   ['card href not a path', linkCardSchema, { ...card, href: 'setup-guide' }, ['href']],
-  ['card link label without href', linkCardSchema, { title: 'A', text: 'B', linkLabel: 'Go' }, ['linkLabel'], /together/],
+  [
+    'card link label without href',
+    linkCardSchema,
+    { title: 'A', text: 'B', linkLabel: 'Go' },
+    ['linkLabel'],
+    /together/,
+  ],
   ['unknown field', faqSchema, { question: 'Why?', order: 1, answer: 'Because.' }, []],
   // wrong enum values
   ['verification variant', verificationSchema, { ...verification, variant: 'newsletter' }, ['variant']],
-  ['link variant', verificationSchema, { ...verification, links: [{ label: 'Go', href: '/', variant: 'link' }] }, ['links', 0, 'variant']],
-  ['result tier', quizSchema, { ...quiz, results: [{ ...results[0], tier: 'Starter One' }, results[1], results[2]] }, ['results', 0, 'tier']],
-  ['result colour', quizSchema, { ...quiz, results: [results[0], { ...results[1], colour: 'teal' }, results[2]] }, ['results', 1, 'colour']],
+  [
+    'link variant',
+    verificationSchema,
+    { ...verification, links: [{ label: 'Go', href: '/', variant: 'link' }] },
+    ['links', 0, 'variant'],
+  ],
+  [
+    'result tier',
+    quizSchema,
+    { ...quiz, results: [{ ...results[0], tier: 'Starter One' }, results[1], results[2]] },
+    ['results', 0, 'tier'],
+  ],
+  [
+    'result colour',
+    quizSchema,
+    { ...quiz, results: [results[0], { ...results[1], colour: 'teal' }, results[2]] },
+    ['results', 1, 'colour'],
+  ],
   // quiz rules
   ['score outside 1, 3, 5', quizQuestionSchema, question('a', [1, 2, 5]), ['options', 1, 'score'], /1, 3 or 5/],
   ['two options', quizQuestionSchema, { ...question('a'), options: options([1, 5]) }, ['options'], /exactly 3/],
   ['four options', quizQuestionSchema, { ...question('a'), options: options([1, 3, 5, 5]) }, ['options'], /exactly 3/],
-  ['options highest first', quizQuestionSchema, question('a', [5, 3, 1]), ['options', 1, 'score'], /lowest score to the highest/],
-  ['options with a repeated score', quizQuestionSchema, question('a', [1, 3, 3]), ['options', 2, 'score'], /lowest score to the highest/],
+  [
+    'options highest first',
+    quizQuestionSchema,
+    question('a', [5, 3, 1]),
+    ['options', 1, 'score'],
+    /lowest score to the highest/,
+  ],
+  [
+    'options with a repeated score',
+    quizQuestionSchema,
+    question('a', [1, 3, 3]),
+    ['options', 2, 'score'],
+    /lowest score to the highest/,
+  ],
   ['question id not kebab-case', quizQuestionSchema, question('Risk Goal'), ['id'], /kebab-case/],
   ['four questions', quizSchema, { ...quiz, questions: quiz.questions.slice(0, 4) }, ['questions'], /exactly 5/],
-  ['duplicate question ids', quizSchema, { ...quiz, questions: [...quiz.questions.slice(0, 4), question('goal')] }, ['questions', 4, 'id'], /duplicate/],
-  ['results out of order', quizSchema, { ...quiz, results: [results[1], results[0], results[2]] }, ['results', 0, 'tier'], /Foundation One/],
+  [
+    'duplicate question ids',
+    quizSchema,
+    { ...quiz, questions: [...quiz.questions.slice(0, 4), question('goal')] },
+    ['questions', 4, 'id'],
+    /duplicate/,
+  ],
+  [
+    'results out of order',
+    quizSchema,
+    { ...quiz, results: [results[1], results[0], results[2]] },
+    ['results', 0, 'tier'],
+    /Foundation One/,
+  ],
   ['two results', quizSchema, { ...quiz, results: results.slice(0, 2) }, ['results'], /exactly 3/],
 ];
 
