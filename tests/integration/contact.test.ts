@@ -72,7 +72,12 @@ describe('send-contact-email', () => {
 
   test('a valid message is stored, mailed to the inbox with Reply-To the sender, and answered 200', async () => {
     const email = sender();
-    const body = { name: 'Ann Lee', email, subject: 'Question about Growth One', message: 'How many signals\nper week?' };
+    const body = {
+      name: 'Ann Lee',
+      email,
+      subject: 'Question about Growth One',
+      message: 'How many signals\nper week?',
+    };
     const { data, error } = await invoke(t, body);
     expect(error).toBeNull();
     expect(data).toEqual({ success: true });
@@ -112,7 +117,12 @@ describe('send-contact-email', () => {
 
   test.each([
     ['a missing message', (email: string) => ({ name: 'Cy', email }), 'message', 'Message is required.'],
-    ['an invalid email', () => ({ name: 'Cy', email: 'cy-at-example.com', message: 'Hi' }), 'email', 'Email must be a valid email address.'],
+    [
+      'an invalid email',
+      () => ({ name: 'Cy', email: 'cy-at-example.com', message: 'Hi' }),
+      'email',
+      'Email must be a valid email address.',
+    ],
     [
       'a message of 5,001 characters',
       (email: string) => ({ name: 'Cy', email, message: 'x'.repeat(5001) }),
@@ -148,7 +158,11 @@ describe('send-contact-email', () => {
   test('invalid JSON: 400 with a clear message', async () => {
     const res = await fetch(`${t.url}/functions/v1/send-contact-email`, {
       method: 'POST',
-      headers: { apikey: t.config.anonKey, Authorization: `Bearer ${t.config.anonKey}`, 'Content-Type': 'application/json' },
+      headers: {
+        apikey: t.config.anonKey,
+        Authorization: `Bearer ${t.config.anonKey}`,
+        'Content-Type': 'application/json',
+      },
       body: '{"name": "Ed",',
     });
     expect(res.status).toBe(400);
@@ -215,7 +229,10 @@ describe('send-contact-email', () => {
   test('the table is closed to the anon key', async () => {
     const { data } = await t.anon().from('contact_messages').select('*');
     expect(data ?? []).toEqual([]);
-    const { error } = await t.anon().from('contact_messages').insert({ name: 'x', email: 'x@example.com', subject: 's', message: 'm' });
+    const { error } = await t
+      .anon()
+      .from('contact_messages')
+      .insert({ name: 'x', email: 'x@example.com', subject: 's', message: 'm' });
     expect(error).not.toBeNull();
   });
 });
@@ -284,7 +301,9 @@ describe('send-contact-email with rate limits on', () => {
     const { error } = await invoke(t, { name: 'Jo', email, message: 'One too many' });
     const { status, body, res } = await failure(error);
     expect(status).toBe(429);
-    expect(body.error).toMatch(/^Too many requests from your address\. Please try again in (10 minutes|\d+ seconds?)\.$/);
+    expect(body.error).toMatch(
+      /^Too many requests from your address\. Please try again in (10 minutes|\d+ seconds?)\.$/,
+    );
     const retryAfter = Number(res.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(590);
     expect(retryAfter).toBeLessThanOrEqual(600);

@@ -1,6 +1,6 @@
 // The functions host over HTTP, on fixture functions: routing, verify_jwt, env, forwarded IP, relay errors.
 import { resolve } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig, type StackConfig } from '../../supabase/local/config.ts';
@@ -39,16 +39,24 @@ afterAll(() => new Promise<void>((done) => server?.close(() => done())));
 const anon = () => ({ Authorization: `Bearer ${config.anonKey}`, apikey: config.anonKey });
 
 describe('routing', () => {
-  test.each(['nope', '_shared', '..%2F..%2Fpackage.json', 'echo%2F..%2F..'])('%s is not a function: 404', async (name) => {
-    const res = await fetch(`${base}/${name}`, { headers: anon() });
-    expect(res.status).toBe(404);
-    expect(await res.text()).toBe('Function not found');
-  });
+  test.each(['nope', '_shared', '..%2F..%2Fpackage.json', 'echo%2F..%2F..'])(
+    '%s is not a function: 404',
+    async (name) => {
+      const res = await fetch(`${base}/${name}`, { headers: anon() });
+      expect(res.status).toBe(404);
+      expect(await res.text()).toBe('Function not found');
+    },
+  );
 
   test('the function sees its path from /<name>, the query and the body', async () => {
     const res = await fetch(`${base}/echo/sub/path?x=1&y=2`, { method: 'POST', headers: anon(), body: 'hello' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ path: '/echo/sub/path', search: '?x=1&y=2', method: 'POST', body: 'hello' });
+    expect(await res.json()).toMatchObject({
+      path: '/echo/sub/path',
+      search: '?x=1&y=2',
+      method: 'POST',
+      body: 'hello',
+    });
   });
 
   test('a module exporting a ready `handler` works too', async () => {

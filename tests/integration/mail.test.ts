@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import type { SendMailOptions } from 'nodemailer/lib/mailer';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type MailCatcher, startMailCatcher } from '../../supabase/local/mail/index.ts';
 import { freePort, startTestStack, type TestStack } from './stack.ts';
@@ -16,7 +17,7 @@ interface Listing {
   messages: Record<string, unknown>[];
 }
 
-const send = (port: number, mail: nodemailer.SendMailOptions) =>
+const send = (port: number, mail: SendMailOptions) =>
   nodemailer.createTransport({ host: '127.0.0.1', port, secure: false }).sendMail(mail);
 
 async function listAt(base: string, query = ''): Promise<Listing> {
@@ -130,8 +131,18 @@ describe('the stack’s mail catcher', () => {
   });
 
   test('search by recipient and subject', async () => {
-    await send(t.config.ports.smtp, { from: 'a@example.com', to: 'x@example.com', subject: 'Welcome aboard', text: '1' });
-    await send(t.config.ports.smtp, { from: 'a@example.com', to: 'y@example.com', subject: 'Reset password', text: '2' });
+    await send(t.config.ports.smtp, {
+      from: 'a@example.com',
+      to: 'x@example.com',
+      subject: 'Welcome aboard',
+      text: '1',
+    });
+    await send(t.config.ports.smtp, {
+      from: 'a@example.com',
+      to: 'y@example.com',
+      subject: 'Reset password',
+      text: '2',
+    });
     const search = async (q: string) =>
       ((await (await fetch(`${web}/api/v1/search?query=${encodeURIComponent(q)}`)).json()) as Listing).messages.map(
         (m) => m.Subject,
@@ -239,7 +250,10 @@ describe('a catcher of its own', () => {
 
   test('a message over 10 MB is refused with 552 and not stored', async () => {
     const { smtpPort, web } = await start();
-    const big = 'x'.repeat(76).concat('\r\n').repeat(Math.ceil((10.5 * 1024 * 1024) / 78));
+    const big = 'x'
+      .repeat(76)
+      .concat('\r\n')
+      .repeat(Math.ceil((10.5 * 1024 * 1024) / 78));
     const err = await send(smtpPort, { from: 'a@example.com', to: 'b@example.com', subject: 'big', text: big }).catch(
       (e: { responseCode?: number }) => e,
     );

@@ -11,12 +11,22 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** `{ error }` with the status; the message is shown to people, so it says what to fix. */
-export function errorResponse(status: number, error: string, extra: Record<string, unknown> = {}, headers = {}): Response {
+export function errorResponse(
+  status: number,
+  error: string,
+  extra: Record<string, unknown> = {},
+  headers = {},
+): Response {
   return json({ error, ...extra }, status, headers);
 }
 
 export function methodNotAllowed(allowed: string[]): Response {
-  return errorResponse(405, `Method not allowed: use ${allowed.join(' or ')}.`, {}, { Allow: [...allowed, 'OPTIONS'].join(', ') });
+  return errorResponse(
+    405,
+    `Method not allowed: use ${allowed.join(' or ')}.`,
+    {},
+    { Allow: [...allowed, 'OPTIONS'].join(', ') },
+  );
 }
 
 export type BodyResult = { ok: true; value: Record<string, unknown> } | { ok: false; response: Response };

@@ -13,6 +13,7 @@ export const LIMITS = {
 export const DEFAULT_CONTACT_SUBJECT = 'New Contact Form Submission';
 
 // Postgres text cannot hold NUL, and no other control character belongs in a form field.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 /** One-line fields: control characters removed, runs of whitespace (newlines included) made one space. */
 const oneLine = (s: string) => s.replace(CONTROL_CHARS, '').replace(/\s+/g, ' ');
@@ -24,7 +25,10 @@ const count = (n: number) => n.toLocaleString('en-US');
 /** A text field: `label` names it in every message. */
 function text(label: string, max: number, clean: (s: string) => string) {
   return z
-    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? `${label} is required.` : `${label} must be text.`) })
+    .string({
+      error: (iss) =>
+        iss.input === undefined || iss.input === null ? `${label} is required.` : `${label} must be text.`,
+    })
     .overwrite(clean)
     .trim()
     .max(max, `${label} must be at most ${count(max)} characters.`);
@@ -67,7 +71,8 @@ export function validate<T>(schema: z.ZodType<T>, input: unknown): Validation<T>
   if (result.success) return { ok: true, data: result.data };
   const issue = result.error.issues[0];
   const field = issue?.path.map(String).join('.') ?? '';
-  if (!field && issue?.code === 'invalid_type') return { ok: false, field, error: 'Request body must be a JSON object.' };
+  if (!field && issue?.code === 'invalid_type')
+    return { ok: false, field, error: 'Request body must be a JSON object.' };
   return { ok: false, field, error: issue?.message ?? 'Invalid input.' };
 }
 

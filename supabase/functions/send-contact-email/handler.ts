@@ -37,9 +37,14 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     const ip = clientIp(req);
     const limit = limiter.hit(ip);
     if (!limit.ok) {
-      return errorResponse(429, tooManyRequestsMessage(limit.retryAfterSeconds), {}, {
-        'Retry-After': String(limit.retryAfterSeconds),
-      });
+      return errorResponse(
+        429,
+        tooManyRequestsMessage(limit.retryAfterSeconds),
+        {},
+        {
+          'Retry-After': String(limit.retryAfterSeconds),
+        },
+      );
     }
 
     const body = await readJsonObject(req);
@@ -52,7 +57,11 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
 
     try {
       const d = getDeps();
-      const result = await submitContact(input.data, { ip: ip === 'unknown' ? null : ip, userAgent: userAgent(req) }, d);
+      const result = await submitContact(
+        input.data,
+        { ip: ip === 'unknown' ? null : ip, userAgent: userAgent(req) },
+        d,
+      );
       if (!result.delivered) return json({ success: true, queued: true }, 202);
       // The relay works again: deliver what earlier failures left behind.
       runInBackground('contact retry', () => deliverPending(d));

@@ -1,7 +1,7 @@
 // The mail catcher: SMTP in (54325), a Mailpit-compatible API and a page out (54324).
 // With `dataDir`, captured mail is kept in `${dataDir}/mail/` and survives a restart.
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import { type ServerType, serve } from '@hono/node-server';
 import { createSmtpServer } from './smtp.ts';
 import { MailStore } from './store.ts';
 import { mailWebApp } from './web.ts';

@@ -111,7 +111,7 @@ export function snippetOf(text: string, html: string): string {
   return source.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_CHARS);
 }
 
-function headersOf(lines: { key: string; line: string }[]): Record<string, string[]> {
+function headersOf(lines: readonly { key: string; line: string }[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const { line } of lines) {
     const colon = line.indexOf(':');

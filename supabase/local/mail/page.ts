@@ -1,6 +1,6 @@
 // The catcher's own pages: the list of captured mail and one message. Everything from a message is
 // escaped; its HTML body renders only inside a sandboxed iframe.
-import type { CapturedMail, Address } from './message.ts';
+import type { Address, CapturedMail } from './message.ts';
 
 export const PAGE_CSP = [
   "default-src 'none'",
@@ -96,5 +96,8 @@ export function messagePage(m: CapturedMail): string {
 }
 
 export function notFoundPage(): string {
-  return layout('Message not found', '<header><h1>Message not found</h1><a href="/">All mail</a></header><main></main>');
+  return layout(
+    'Message not found',
+    '<header><h1>Message not found</h1><a href="/">All mail</a></header><main></main>',
+  );
 }

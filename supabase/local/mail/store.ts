@@ -98,7 +98,10 @@ export class MailStore {
     if (this.dir) {
       const dir = this.dir;
       await Promise.all(
-        doomed.flatMap((id) => [rm(join(dir, `${id}.json`), { force: true }), rm(join(dir, `${id}.eml`), { force: true })]),
+        doomed.flatMap((id) => [
+          rm(join(dir, `${id}.json`), { force: true }),
+          rm(join(dir, `${id}.eml`), { force: true }),
+        ]),
       );
     }
   }

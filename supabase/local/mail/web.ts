@@ -104,6 +104,7 @@ export function mailWebApp(store: MailStore): Hono {
   });
 
   app.get('/livez', (c) => c.text('ok'));
+  app.get('/favicon.ico', (c) => c.body(null, 204));
 
   app.get('/', (c) => c.html(listPage(store.list()), 200, { 'Content-Security-Policy': PAGE_CSP }));
 
