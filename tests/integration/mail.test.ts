@@ -1,5 +1,5 @@
 // The mail catcher over real SMTP and HTTP: what the stack's tests and a person at the page see.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
@@ -236,6 +236,30 @@ describe('a catcher of its own', () => {
     await second.c.close();
     const third = await start({ dataDir });
     expect((await listAt(third.web)).total).toBe(0);
+  });
+
+  test('a restart drops left-overs of a crash and messages past a smaller cap', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mail-catcher-'));
+    dirs.push(dataDir);
+    const first = await start({ dataDir });
+    for (const n of [1, 2, 3]) {
+      await send(first.smtpPort, { from: 'a@example.com', to: 'b@example.com', subject: `r${n}`, text: 'x' });
+    }
+    await first.c.close();
+    const mailDir = join(dataDir, 'mail');
+    writeFileSync(join(mailDir, 'orphan.eml'), 'Subject: orphan\r\n\r\nx');
+    writeFileSync(join(mailDir, 'half.json.tmp'), '{"seq":');
+    writeFileSync(join(mailDir, 'cut.json'), '{"seq": 9, "mail": {"ID"');
+
+    const second = await start({ dataDir, maxMessages: 2 });
+    expect((await listAt(second.web)).messages.map((m) => m.Subject)).toEqual(['r3', 'r2']);
+    const left = readdirSync(mailDir).filter((f) => !f.startsWith('cut.'));
+    expect(left.sort()).toEqual(
+      second.c.store
+        .list()
+        .flatMap((m) => [`${m.ID}.eml`, `${m.ID}.json`])
+        .sort(),
+    );
   });
 
   test('the oldest messages go past the cap', async () => {

@@ -1,6 +1,6 @@
 // Captured mail: newest first in memory, capped, and (with a folder) one JSON + one .eml file per message
 // so the list survives a restart.
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CapturedMail } from './message.ts';
@@ -42,6 +42,17 @@ export class MailStore {
     this.records = found;
     for (const rec of found) this.byId.set(rec.mail.ID, rec);
     this.seq = found[0]?.seq ?? 0;
+    // Sources whose message never got saved, and temporary files, are left-overs of a crash.
+    for (const file of readdirSync(dir)) {
+      const id = file.replace(/\.eml$/, '');
+      if (file.endsWith('.tmp') || (file.endsWith('.eml') && !this.byId.has(id)))
+        rmSync(join(dir, file), { force: true });
+    }
+    // Past the cap (a smaller cap than last time): the oldest go.
+    for (const rec of this.records.splice(this.cap)) {
+      this.byId.delete(rec.mail.ID);
+      for (const ext of ['json', 'eml']) rmSync(join(dir, `${rec.mail.ID}.${ext}`), { force: true });
+    }
   }
 
   get size(): number {
