@@ -7,12 +7,15 @@ import { defineConfig } from 'astro/config';
 const port = Number(process.env.PORT ?? 4321);
 const site = process.env.SITE_URL ?? `http://127.0.0.1:${port}`;
 
+// Pages marked noindex stay out of the sitemap too.
+const unlisted = ['/404', '/dashboard', '/analysis', '/settings', '/newsletter-verified'];
+
 export default defineConfig({
   site,
   output: 'static',
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'always' },
-  integrations: [react(), sitemap({ filter: (page) => !page.includes('/404') })],
+  integrations: [react(), sitemap({ filter: (page) => !unlisted.some((path) => new URL(page).pathname.startsWith(path)) })],
   vite: { plugins: [tailwindcss()] },
   server: { host: '127.0.0.1', port },
 });

@@ -28,6 +28,7 @@ export interface MailSummary {
   Snippet: string;
 }
 export interface MailMessage extends MailSummary {
+  ReplyTo: { Name: string; Address: string }[];
   Text: string;
   HTML: string;
 }
