@@ -16,7 +16,7 @@ async function state(): Promise<string> {
   const profiles = await q('select user_id, first_name, last_name, email, email_verified from public.profiles where user_id = $1::uuid', [
     member.id,
   ]);
-  const users = await q('select count(*)::int as n from auth.users');
+  const users = await q('select id, email from auth.users where id = $1::uuid', [member.id]);
   const tables = await q(
     `select count(*)::int as n from pg_catalog.pg_tables where schemaname = 'public' and tablename in ('profiles', $1::text)`,
     [table],

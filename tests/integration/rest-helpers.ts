@@ -45,7 +45,7 @@ async function viaDatabase(t: TestStack, email: string, firstName: string, lastN
     `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
        raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
      values ('00000000-0000-0000-0000-000000000000', $1::uuid, 'authenticated', 'authenticated', $2::text, '',
-       now(), '{"provider":"email","providers":["email"]}', $3::jsonb, now(), now())`,
+       now(), '{"provider":"email","providers":["email"]}', $3::text::jsonb, now(), now())`,
     [id, email, JSON.stringify({ first_name: firstName, last_name: lastName })],
   );
   const now = Math.floor(Date.now() / 1000);

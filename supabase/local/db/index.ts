@@ -49,6 +49,16 @@ async function openPostgres(url: string): Promise<Db> {
   const sql = postgres(url, {
     max: 10,
     onnotice: () => {},
+    types: {
+      // A string bound to a json/jsonb parameter is JSON text already, as PGlite takes it
+      // (postgres.js would otherwise store it as a JSON string literal).
+      jsonText: {
+        to: 114,
+        from: [114, 3802],
+        serialize: (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x)),
+        parse: (x: string) => JSON.parse(x),
+      },
+    },
   });
   const wrap = (q: postgres.Sql | postgres.TransactionSql): Queryable => ({
     async query<T>(text: string, params: unknown[] = []) {

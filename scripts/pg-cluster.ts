@@ -1,0 +1,151 @@
+// A throwaway PostgreSQL cluster for running the stack (and its tests) on real PostgreSQL.
+//
+//   import { startThrowawayCluster } from './scripts/pg-cluster.ts';
+//   const pg = await startThrowawayCluster();  // pg.url = postgresql://postgres@127.0.0.1:PORT/postgres
+//   ...; await pg.stop();                       // stops the server and removes its folder
+//
+// From the command line:
+//   npx node scripts/pg-cluster.ts                     prints the URL, stops on Ctrl-C / SIGTERM
+//   npx node scripts/pg-cluster.ts -- <command ...>    runs the command with DATABASE_URL set, then stops
+//     e.g. npx node scripts/pg-cluster.ts -- npx vitest run --project integration tests/integration/rest.test.ts
+import { execFile, spawn } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const SERVER_USER = 'postgres';
+
+export interface ThrowawayCluster {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The folder holding initdb, pg_ctl and postgres: $PG_BIN, the newest /usr/lib/postgresql/N/bin, or PATH. */
+function findBinDir(): string {
+  const has = (dir: string) => ['initdb', 'pg_ctl', 'postgres'].every((b) => existsSync(join(dir, b)));
+  const candidates: string[] = [];
+  if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
+  const debian = '/usr/lib/postgresql';
+  if (existsSync(debian)) {
+    const versions = readdirSync(debian)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
+    candidates.push(...versions.map((v) => join(debian, v, 'bin')));
+  }
+  candidates.push('/usr/local/bin', '/usr/local/pgsql/bin', '/usr/bin', ...(process.env.PATH ?? '').split(':'));
+  const found = candidates.find((dir) => dir && has(dir));
+  if (!found) {
+    throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found: apt-get install postgresql');
+  }
+  return found;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const isRoot = () => process.getuid?.() === 0;
+
+/** PostgreSQL refuses to run as root: as root, commands run as the `postgres` system user (created if missing). */
+async function serverUser(): Promise<{ uid: number; gid: number } | undefined> {
+  if (!isRoot()) return undefined;
+  const id = async (flag: string) => Number((await run('id', [flag, SERVER_USER])).stdout.trim());
+  try {
+    return { uid: await id('-u'), gid: await id('-g') };
+  } catch {
+    await run('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', SERVER_USER]);
+    return { uid: await id('-u'), gid: await id('-g') };
+  }
+}
+
+async function asServerUser(bin: string, args: string[]): Promise<void> {
+  const [cmd, argv] = isRoot() ? ['runuser', ['-u', SERVER_USER, '--', bin, ...args]] : [bin, args];
+  try {
+    await run(cmd, argv, { cwd: tmpdir() });
+  } catch (err) {
+    const e = err as { stderr?: string; stdout?: string; message: string };
+    throw new Error(`${bin} ${args.join(' ')} failed: ${e.stderr || e.stdout || e.message}`);
+  }
+}
+
+export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
+  const bin = findBinDir();
+  const owner = await serverUser();
+  const dir = mkdtempSync(join(tmpdir(), 'signals-pg-'));
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  const data = join(dir, 'data');
+  const log = join(dir, 'server.log');
+  const pgCtl = join(bin, 'pg_ctl');
+  try {
+    await asServerUser(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    const port = await freePort();
+    const options = [
+      `-p ${port}`,
+      '-k /tmp',
+      '-c listen_addresses=127.0.0.1',
+      '-c fsync=off',
+      '-c synchronous_commit=off',
+      '-c full_page_writes=off',
+      '-c timezone=UTC',
+      '-c max_connections=100',
+    ].join(' ');
+    await asServerUser(pgCtl, ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start']);
+    await asServerUser(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-t', '30']).catch(() => {});
+    let stopped = false;
+    return {
+      url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        try {
+          await asServerUser(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (err) {
+    await asServerUser(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+// ---- command line --------------------------------------------------------------------------------
+
+if (import.meta.main) {
+  const dash = process.argv.indexOf('--');
+  const command = dash >= 0 ? process.argv.slice(dash + 1) : [];
+  const cluster = await startThrowawayCluster();
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await cluster.stop();
+    process.exit(code);
+  };
+  if (command.length === 0) {
+    console.log(`PostgreSQL ready: ${cluster.url}\nCtrl-C stops it and removes its files.`);
+    process.on('SIGINT', () => void stop(0));
+    process.on('SIGTERM', () => void stop(0));
+  } else {
+    console.log(`PostgreSQL ready: ${cluster.url}`);
+    const child = spawn(command[0], command.slice(1), {
+      stdio: 'inherit',
+      env: { ...process.env, DATABASE_URL: cluster.url },
+    });
+    process.on('SIGINT', () => child.kill('SIGINT'));
+    process.on('SIGTERM', () => child.kill('SIGTERM'));
+    child.on('exit', (code, signal) => void stop(code ?? (signal ? 1 : 0)));
+  }
+}
