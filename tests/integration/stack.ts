@@ -1,23 +1,14 @@
 // Starts a real local stack for one test file: its own ports, its own copy of the migrated database.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { inject } from 'vitest';
 import { loadConfig, type StackConfig } from '../../supabase/local/config.ts';
 import { type RunningStack, startStack } from '../../supabase/local/server.ts';
+import { freePort } from './ports.ts';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface MailSummary {
   ID: string;

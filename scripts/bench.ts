@@ -1,0 +1,86 @@
+// `npm run bench`: latency and throughput of the local stack on this machine (PGlite, or DATABASE_URL).
+// Prints sign-in p50 / p99 for one client and at 20 concurrent clients with requests per second, and a
+// profile read p50. A measurement script, not a test: nothing here passes or fails.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createClient } from '@supabase/supabase-js';
+import { loadConfig } from '../supabase/local/config.ts';
+import { startStack } from '../supabase/local/server.ts';
+import { freePort } from '../tests/integration/ports.ts';
+
+const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 100);
+const CONCURRENCY = 20;
+const CONCURRENT_TOTAL = Number(process.env.BENCH_CONCURRENT ?? 400);
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'signals-bench-'));
+const ports = { api: await freePort(), db: await freePort(), mailWeb: await freePort(), smtp: await freePort() };
+const stack = await startStack(
+  loadConfig({ ...process.env, DATA_DIR: dataDir, RATE_LIMITS: 'off' }, { ports, smtpUrl: `smtp://127.0.0.1:${ports.smtp}` }),
+);
+const client = () =>
+  createClient(stack.url, stack.config.anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+
+try {
+  const email = `bench-${Date.now()}@example.com`;
+  const password = 'Bench-passw0rd!';
+  const admin = createClient(stack.url, stack.config.serviceRoleKey, { auth: { persistSession: false } });
+  const created = await admin.auth.admin.createUser({
+    email,
+    password,
+    email_confirm: true,
+    user_metadata: { first_name: 'Bench', last_name: 'User' },
+  });
+  if (created.error) throw created.error;
+
+  async function signIn(): Promise<number> {
+    const t0 = performance.now();
+    const { error } = await client().auth.signInWithPassword({ email, password });
+    if (error) throw error;
+    return performance.now() - t0;
+  }
+
+  for (let i = 0; i < 5; i++) await signIn(); // warm-up
+  const sequential: number[] = [];
+  for (let i = 0; i < SEQUENTIAL; i++) sequential.push(await signIn());
+  sequential.sort((a, b) => a - b);
+
+  const concurrent: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < CONCURRENT_TOTAL) concurrent.push(await signIn());
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  concurrent.sort((a, b) => a - b);
+
+  const user = client();
+  const { data: signedIn } = await user.auth.signInWithPassword({ email, password });
+  const userId = signedIn.user?.id;
+  const reads: number[] = [];
+  for (let i = 0; i < SEQUENTIAL + 5; i++) {
+    const t0 = performance.now();
+    const { error } = await user.from('profiles').select('*').eq('user_id', userId).single();
+    if (error) throw new Error(error.message);
+    if (i >= 5) reads.push(performance.now() - t0);
+  }
+  reads.sort((a, b) => a - b);
+
+  console.log(`Local stack benchmark (${stack.ctx.db.kind}, ${process.arch}, Node ${process.versions.node})`);
+  console.log(`sign-in, 1 client (${SEQUENTIAL} runs):    p50 ${ms(percentile(sequential, 50))}  p99 ${ms(percentile(sequential, 99))}`);
+  console.log(
+    `sign-in, ${CONCURRENCY} clients (${CONCURRENT_TOTAL} runs): p50 ${ms(percentile(concurrent, 50))}  p99 ${ms(percentile(concurrent, 99))}  ${(CONCURRENT_TOTAL / seconds).toFixed(1)} req/s`,
+  );
+  console.log(`profile read, 1 client (${SEQUENTIAL} runs): p50 ${ms(percentile(reads, 50))}  p99 ${ms(percentile(reads, 99))}`);
+} finally {
+  await stack.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
