@@ -87,7 +87,18 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
   const log = join(dir, 'server.log');
   const pgCtl = join(bin, 'pg_ctl');
   try {
-    await asServerUser(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    await asServerUser(join(bin, 'initdb'), [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ]);
     const port = await freePort();
     const options = [
       `-p ${port}`,

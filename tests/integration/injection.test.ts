@@ -13,9 +13,10 @@ let snapshot: string;
 async function state(): Promise<string> {
   const q = t.stack.ctx.db.query.bind(t.stack.ctx.db);
   const rows = await q(`select id, name, secret from public.${table} order by id`);
-  const profiles = await q('select user_id, first_name, last_name, email, email_verified from public.profiles where user_id = $1::uuid', [
-    member.id,
-  ]);
+  const profiles = await q(
+    'select user_id, first_name, last_name, email, email_verified from public.profiles where user_id = $1::uuid',
+    [member.id],
+  );
   const users = await q('select id, email from auth.users where id = $1::uuid', [member.id]);
   const tables = await q(
     `select count(*)::int as n from pg_catalog.pg_tables where schemaname = 'public' and tablename in ('profiles', $1::text)`,
@@ -61,7 +62,12 @@ describe('select', () => {
     expect(sub.error?.code).toBe('PGRST100');
     expect(sub.error?.message).toBe('"failed to parse select parameter (*,(select1))" (line 1, column 3)');
 
-    for (const select of ['"id"; drop table profiles', 'id from auth.users --', 'id);drop table x;--', 'name::text);drop table x;--']) {
+    for (const select of [
+      '"id"; drop table profiles',
+      'id from auth.users --',
+      'id);drop table x;--',
+      'name::text);drop table x;--',
+    ]) {
       const res = await rest(t, `${table}?select=${encodeURIComponent(select)}`);
       expect(res.status, select).toBe(400);
       expect((await res.json()).code, select).toBe('PGRST100');
@@ -71,7 +77,10 @@ describe('select', () => {
 
   test('a quoted alias or column name is an identifier, never SQL', async () => {
     const alias = 'x" from pg_catalog.pg_authid; --';
-    const res = await rest(t, `${table}?select=${encodeURIComponent(`"x\\" from pg_catalog.pg_authid; --":name`)}&id=eq.1`);
+    const res = await rest(
+      t,
+      `${table}?select=${encodeURIComponent(`"x\\" from pg_catalog.pg_authid; --":name`)}&id=eq.1`,
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual([{ [alias]: 'plain' }]);
 
@@ -149,7 +158,12 @@ describe('filters', () => {
 
 describe('order, on_conflict, columns and payload keys', () => {
   test('order', async () => {
-    for (const order of ['id;drop table x', 'id desc; drop table profiles', '(select 1)', 'id.asc,(case when true then 1 end)']) {
+    for (const order of [
+      'id;drop table x',
+      'id desc; drop table profiles',
+      '(select 1)',
+      'id.asc,(case when true then 1 end)',
+    ]) {
       const res = await rest(t, `${table}?order=${encodeURIComponent(order)}`);
       expect(res.status, order).toBe(400);
       expect((await res.json()).code, order).toBe('PGRST100');
@@ -195,7 +209,12 @@ describe('order, on_conflict, columns and payload keys', () => {
     await unchanged();
 
     const value = "'); drop table profiles; --";
-    const res = await t.anon().from(table).insert({ id: 12, name: value, meta: { "k'); --": value } }).select('name,meta').single();
+    const res = await t
+      .anon()
+      .from(table)
+      .insert({ id: 12, name: value, meta: { "k'); --": value } })
+      .select('name,meta')
+      .single();
     expect(res.status).toBe(201);
     expect(res.data).toEqual({ name: value, meta: { "k'); --": value } });
     await t.stack.ctx.db.exec(`delete from public.${table} where id = 12`);
@@ -205,7 +224,14 @@ describe('order, on_conflict, columns and payload keys', () => {
 
 describe('table names and schemas', () => {
   test('statements, other schemas and paths in the table name are not found', async () => {
-    for (const name of ['profiles; drop table profiles', 'pg_catalog.pg_authid', 'auth.users', '"profiles"', 'information_schema.tables', 'pg_user']) {
+    for (const name of [
+      'profiles; drop table profiles',
+      'pg_catalog.pg_authid',
+      'auth.users',
+      '"profiles"',
+      'information_schema.tables',
+      'pg_user',
+    ]) {
       const res = await t.admin().from(name).select();
       expect(res.status, name).toBe(404);
       expect(res.error?.code, name).toBe('PGRST205');
@@ -214,7 +240,9 @@ describe('table names and schemas', () => {
     const dotdot = await t.admin().from('../auth.users').select();
     expect(dotdot.status).toBe(404);
     expect(dotdot.data).toBeNull();
-    const encoded = await rest(t, '..%2Fauth.users', { headers: { apikey: t.config.serviceRoleKey, Authorization: `Bearer ${t.config.serviceRoleKey}` } });
+    const encoded = await rest(t, '..%2Fauth.users', {
+      headers: { apikey: t.config.serviceRoleKey, Authorization: `Bearer ${t.config.serviceRoleKey}` },
+    });
     expect(encoded.status).toBe(404);
     expect((await encoded.json()).code).toBe('PGRST205');
     await unchanged();
@@ -235,7 +263,11 @@ describe('table names and schemas', () => {
       body: JSON.stringify({ email: 'x@example.test' }),
     });
     expect(write.status).toBe(406);
-    const rpc = await rest(t, 'rpc/handle_new_user', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const rpc = await rest(t, 'rpc/handle_new_user', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(rpc.status).toBe(404);
     await unchanged();
   });

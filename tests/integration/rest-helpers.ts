@@ -73,7 +73,11 @@ async function viaDatabase(t: TestStack, email: string, firstName: string, lastN
  * signInWithPassword) when it answers; otherwise inserts into auth.users and mints the access token
  * GoTrue would issue. Either way the profile row comes from the migration's trigger.
  */
-export async function createMember(t: TestStack, prefix: string, names = { firstName: 'Ada', lastName: 'Lovelace' }): Promise<Member> {
+export async function createMember(
+  t: TestStack,
+  prefix: string,
+  names = { firstName: 'Ada', lastName: 'Lovelace' },
+): Promise<Member> {
   const email = uniqueEmail(prefix);
   const password = `Pw-${randomUUID()}-Aa1!`;
   if (memberSource !== 'database') {

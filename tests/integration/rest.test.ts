@@ -96,7 +96,10 @@ describe('select', () => {
   });
 
   test('renaming, casts and JSON paths', async () => {
-    const { data, error } = await db.from(items).select('label:name, price::text, color:meta->>color, meta->size').eq('id', 2);
+    const { data, error } = await db
+      .from(items)
+      .select('label:name, price::text, color:meta->>color, meta->size')
+      .eq('id', 2);
     expect(error).toBeNull();
     expect(data).toEqual([{ label: 'banana', price: '0.25', color: 'yellow', size: 5 }]);
   });
@@ -117,7 +120,10 @@ describe('select', () => {
 
   test('stripNulls() drops null members', async () => {
     const { data } = await db.from(items).select('id,note,price').in('id', [1, 4]).order('id').stripNulls();
-    expect(data).toEqual([{ id: 1, price: 1.5 }, { id: 4, note: 'a "quoted" note' }]);
+    expect(data).toEqual([
+      { id: 1, price: 1.5 },
+      { id: 4, note: 'a "quoted" note' },
+    ]);
   });
 });
 
@@ -134,7 +140,9 @@ describe('filters', () => {
 
   test('in, with numbers and with quoted values holding commas; an empty list matches nothing', async () => {
     expect(ids((await db.from(items).select('id').in('id', [1, 3, 5]).order('id')).data)).toEqual([1, 3, 5]);
-    expect(ids((await db.from(items).select('id').in('name', ['fig, dried', 'carrot']).order('id')).data)).toEqual([3, 6]);
+    expect(ids((await db.from(items).select('id').in('name', ['fig, dried', 'carrot']).order('id')).data)).toEqual([
+      3, 6,
+    ]);
     expect(ids((await db.from(items).select('id').not('id', 'in', '(1,2)').order('id')).data)).toEqual([3, 4, 5, 6]);
     const res = await rest(t, `${items}?select=id&id=in.()`);
     expect(res.status).toBe(200);
@@ -145,7 +153,9 @@ describe('filters', () => {
     expect(ids((await db.from(items).select('id').is('price', null)).data)).toEqual([4]);
     expect(ids((await db.from(items).select('id').is('active', true).order('id')).data)).toEqual([1, 4, 6]);
     expect(ids((await db.from(items).select('id').is('active', false).order('id')).data)).toEqual([2, 5]);
-    expect(ids((await db.from(items).select('id').not('active', 'is', null).order('id')).data)).toEqual([1, 2, 4, 5, 6]);
+    expect(ids((await db.from(items).select('id').not('active', 'is', null).order('id')).data)).toEqual([
+      1, 2, 4, 5, 6,
+    ]);
     const res = await rest(t, `${items}?select=id&active=is.unknown`);
     expect(await res.json()).toEqual([{ id: 3 }]);
   });
@@ -169,14 +179,22 @@ describe('filters', () => {
     expect(
       ids((await db.from(items).select('id').or('qty.gt.6,and(category.eq.veg,price.lt.1)').order('id')).data),
     ).toEqual([1, 3, 6]);
-    expect(ids((await db.from(items).select('id').or('name.eq."fig, dried",id.eq.2').order('id')).data)).toEqual([2, 6]);
-    expect(ids((await db.from(items).select('id').or('id.in.(1,2),note.eq.ripe').eq('active', true)).data)).toEqual([1]);
+    expect(ids((await db.from(items).select('id').or('name.eq."fig, dried",id.eq.2').order('id')).data)).toEqual([
+      2, 6,
+    ]);
+    expect(ids((await db.from(items).select('id').or('id.in.(1,2),note.eq.ripe').eq('active', true)).data)).toEqual([
+      1,
+    ]);
   });
 
   test('array and full-text operators', async () => {
     expect(ids((await db.from(items).select('id').contains('tags', ['sweet']).order('id')).data)).toEqual([1, 6]);
-    expect(ids((await db.from(items).select('id').overlaps('tags', ['red', 'purple']).order('id')).data)).toEqual([1, 5]);
-    expect(ids((await db.from(items).select('id').containedBy('tags', ['red', 'sweet', 'x']).order('id')).data)).toEqual([1, 4, 6]);
+    expect(ids((await db.from(items).select('id').overlaps('tags', ['red', 'purple']).order('id')).data)).toEqual([
+      1, 5,
+    ]);
+    expect(
+      ids((await db.from(items).select('id').containedBy('tags', ['red', 'sweet', 'x']).order('id')).data),
+    ).toEqual([1, 4, 6]);
     const fts = await db.from(items).select('id').textSearch('note', 'crunchy', { config: 'simple', type: 'plain' });
     expect(ids(fts.data)).toEqual([3]);
   });
@@ -469,19 +487,35 @@ describe('insert', () => {
   });
 
   test('bad bodies: invalid JSON, mismatched keys, wrong Content-Type', async () => {
-    let res = await rest(t, writes, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"id": 1,' });
+    let res = await rest(t, writes, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"id": 1,',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ code: 'PGRST102', details: null, hint: null, message: 'Empty or invalid json' });
 
     res = await rest(t, writes, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify([{ id: 40, name: 'a' }, { id: 41, code: 'b' }]),
+      body: JSON.stringify([
+        { id: 40, name: 'a' },
+        { id: 41, code: 'b' },
+      ]),
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: 'PGRST102', details: null, hint: null, message: 'All object keys must match' });
+    expect(await res.json()).toEqual({
+      code: 'PGRST102',
+      details: null,
+      hint: null,
+      message: 'All object keys must match',
+    });
 
-    res = await rest(t, writes, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{"id":42,"name":"x"}' });
+    res = await rest(t, writes, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: '{"id":42,"name":"x"}',
+    });
     expect(res.status).toBe(415);
     expect((await res.json()).code).toBe('PGRST107');
     for (const id of [40, 41, 42]) expect(await stored(id)).toBeUndefined();

@@ -44,7 +44,7 @@ describe('profiles', () => {
     });
   });
 
-  test("a member reads their own profile as a bare object with .single()", async () => {
+  test('a member reads their own profile as a bare object with .single()', async () => {
     const { data, error, status } = await a.client.from('profiles').select('*').eq('user_id', a.id).single();
     expect(error).toBeNull();
     expect(status).toBe(200);
@@ -62,7 +62,10 @@ describe('profiles', () => {
   });
 
   test('a member updates their names: 204, null data, row changed', async () => {
-    const res = await a.client.from('profiles').update({ first_name: 'Augusta', last_name: 'King' }).eq('user_id', a.id);
+    const res = await a.client
+      .from('profiles')
+      .update({ first_name: 'Augusta', last_name: 'King' })
+      .eq('user_id', a.id);
     expect(res.error).toBeNull();
     expect(res.status).toBe(204);
     expect(res.data).toBeNull();
@@ -138,7 +141,11 @@ describe('profiles', () => {
 
   test('the service role reads and writes every profile', async () => {
     const admin = t.admin();
-    const read = await admin.from('profiles').select('user_id,first_name').in('user_id', [a.id, b.id]).order('first_name');
+    const read = await admin
+      .from('profiles')
+      .select('user_id,first_name')
+      .in('user_id', [a.id, b.id])
+      .order('first_name');
     expect(read.error).toBeNull();
     expect(read.data).toEqual([
       { user_id: a.id, first_name: 'Augusta' },
@@ -151,10 +158,10 @@ describe('profiles', () => {
 
   test('email and email_verified follow auth.users', async () => {
     const newEmail = uniqueEmail('rls-moved');
-    await t.stack.ctx.db.query('update auth.users set email = $1::text, email_confirmed_at = null where id = $2::uuid', [
-      newEmail,
-      b.id,
-    ]);
+    await t.stack.ctx.db.query(
+      'update auth.users set email = $1::text, email_confirmed_at = null where id = $2::uuid',
+      [newEmail, b.id],
+    );
     expect(await storedProfile(b.id)).toMatchObject({ email: newEmail, email_verified: false });
     await t.stack.ctx.db.query('update auth.users set email_confirmed_at = now() where id = $1::uuid', [b.id]);
     expect(await storedProfile(b.id)).toMatchObject({ email: newEmail, email_verified: true });
@@ -176,7 +183,11 @@ describe('server-only tables', () => {
     expect(anonInsert.error).toEqual(permissionDenied('newsletter_subscribers'));
 
     const admin = t.admin();
-    const created = await admin.from('newsletter_subscribers').insert({ email, ip: '203.0.113.9' }).select('email,status').single();
+    const created = await admin
+      .from('newsletter_subscribers')
+      .insert({ email, ip: '203.0.113.9' })
+      .select('email,status')
+      .single();
     expect(created.error).toBeNull();
     expect(created.data).toEqual({ email, status: 'pending' });
 
@@ -186,7 +197,10 @@ describe('server-only tables', () => {
     const memberRead = await a.client.from('newsletter_subscribers').select('*');
     expect(memberRead.status).toBe(403);
     expect(memberRead.error).toEqual(permissionDenied('newsletter_subscribers'));
-    const memberUpdate = await a.client.from('newsletter_subscribers').update({ status: 'verified' }).eq('email', email);
+    const memberUpdate = await a.client
+      .from('newsletter_subscribers')
+      .update({ status: 'verified' })
+      .eq('email', email);
     expect(memberUpdate.status).toBe(403);
 
     const adminRead = await admin.from('newsletter_subscribers').select('email,status,ip').eq('email', email).single();
@@ -211,7 +225,10 @@ describe('server-only tables', () => {
     const anonRead = await t.anon().from('contact_messages').select('*');
     expect(anonRead.status).toBe(401);
     expect(anonRead.error).toEqual(permissionDenied('contact_messages'));
-    const anonInsert = await t.anon().from('contact_messages').insert({ name: 'x', email: 'x@example.test', subject: 's', message: 'm' });
+    const anonInsert = await t
+      .anon()
+      .from('contact_messages')
+      .insert({ name: 'x', email: 'x@example.test', subject: 's', message: 'm' });
     expect(anonInsert.status).toBe(401);
     const memberRead = await a.client.from('contact_messages').select('*');
     expect(memberRead.status).toBe(403);
@@ -253,14 +270,24 @@ describe('the JWT decides the role', () => {
     expect(res.error?.code).toBe('PGRST301');
     const garbage = await clientWith('garbage').from('profiles').select('*');
     expect(garbage.status).toBe(401);
-    expect(garbage.error).toEqual({ code: 'PGRST301', details: null, hint: null, message: 'Expected 3 parts in JWT; got 1' });
+    expect(garbage.error).toEqual({
+      code: 'PGRST301',
+      details: null,
+      hint: null,
+      message: 'Expected 3 parts in JWT; got 1',
+    });
   });
 
   test('only the API roles are accepted', async () => {
     const superuser = await signJwt({ role: 'postgres', exp: now() + 600 }, t.config.jwtSecret);
     const res = await clientWith(superuser).from('profiles').select('*');
     expect(res.status).toBe(403);
-    expect(res.error).toEqual({ code: '42501', details: null, hint: null, message: 'permission denied to set role "postgres"' });
+    expect(res.error).toEqual({
+      code: '42501',
+      details: null,
+      hint: null,
+      message: 'permission denied to set role "postgres"',
+    });
     const unknown = await signJwt({ role: 'nobody', exp: now() + 600 }, t.config.jwtSecret);
     const res2 = await clientWith(unknown).from('profiles').select('*');
     expect(res2.status).toBe(401);

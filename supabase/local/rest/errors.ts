@@ -158,21 +158,41 @@ export const errors = {
       `Verify that '${resource}' is included in the 'select' query parameter.`,
     ),
   invalidSchema: (schema: string) =>
-    ApiError.pgrst(406, 'PGRST106', `Invalid schema: ${schema}`, null, 'Only the following schemas are exposed: public'),
+    ApiError.pgrst(
+      406,
+      'PGRST106',
+      `Invalid schema: ${schema}`,
+      null,
+      'Only the following schemas are exposed: public',
+    ),
   mediaType: (types: string[]) =>
     ApiError.pgrst(406, 'PGRST107', `None of these media types are available: ${types.join(', ')}`),
-  contentType: (type: string) =>
-    ApiError.pgrst(415, 'PGRST107', `Content-Type not acceptable: ${type}`),
+  contentType: (type: string) => ApiError.pgrst(415, 'PGRST107', `Content-Type not acceptable: ${type}`),
   invalidBody: (message: string) => ApiError.pgrst(400, 'PGRST102', message),
   singular: (rows: number) =>
-    ApiError.pgrst(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${rows} rows`),
+    ApiError.pgrst(
+      406,
+      'PGRST116',
+      'Cannot coerce the result to a single JSON object',
+      `The result contains ${rows} rows`,
+    ),
   invalidRange: (details: string) => ApiError.pgrst(416, 'PGRST103', 'Requested range not satisfiable', details),
   unsupportedMethod: (method: string) => ApiError.pgrst(405, 'PGRST117', `Unsupported HTTP method: ${method}`),
   invalidPath: () => ApiError.pgrst(404, 'PGRST125', 'Invalid path specified in request URL'),
   invalidPreferences: (prefs: string[]) =>
-    ApiError.pgrst(400, 'PGRST122', 'Invalid preferences given with handling=strict', `Invalid preferences: ${prefs.join(', ')}`),
+    ApiError.pgrst(
+      400,
+      'PGRST122',
+      'Invalid preferences given with handling=strict',
+      `Invalid preferences: ${prefs.join(', ')}`,
+    ),
   maxAffected: (rows: number) =>
-    ApiError.pgrst(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${rows} rows`),
+    ApiError.pgrst(
+      400,
+      'PGRST124',
+      'Query result exceeds max-affected preference constraint',
+      `The query affects ${rows} rows`,
+    ),
   /** pg-safeupdate, which hosted Supabase loads for the API roles. */
   requiresWhere: (command: 'UPDATE' | 'DELETE') => ApiError.pgrst(400, '21000', `${command} requires a WHERE clause`),
   noFunction: (fn: string) =>

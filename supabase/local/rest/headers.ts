@@ -50,7 +50,10 @@ export function parsePrefer(values: string[]): Preferences {
 }
 
 /** The preferences that were honoured, for the Preference-Applied header. */
-export function appliedPreferences(prefs: Preferences, kinds: ('return' | 'count' | 'resolution' | 'handling' | 'max-affected')[]): string | undefined {
+export function appliedPreferences(
+  prefs: Preferences,
+  kinds: ('return' | 'count' | 'resolution' | 'handling' | 'max-affected')[],
+): string | undefined {
   const out: string[] = [];
   for (const k of kinds) {
     if (k === 'return' && prefs.return) out.push(`return=${prefs.return}`);
@@ -111,7 +114,9 @@ export function parseRangeHeader(value: string | undefined): { lower: number; up
   const lower = Number(m[1]);
   const upper = m[2] === '' ? undefined : Number(m[2]);
   if (upper !== undefined && lower > upper) {
-    throw errors.invalidRange('The lower boundary must be lower than or equal to the upper boundary in the Range header.');
+    throw errors.invalidRange(
+      'The lower boundary must be lower than or equal to the upper boundary in the Range header.',
+    );
   }
   return { lower, upper };
 }
@@ -125,6 +130,11 @@ export function checkProfile(value: string | undefined): void {
 export function checkJsonContentType(value: string | undefined): void {
   if (value === undefined || value.trim() === '') return;
   const type = value.split(';')[0].trim().toLowerCase();
-  if (type === 'application/json' || type === 'application/vnd.pgrst.object+json' || type === 'application/vnd.pgrst.object') return;
+  if (
+    type === 'application/json' ||
+    type === 'application/vnd.pgrst.object+json' ||
+    type === 'application/vnd.pgrst.object'
+  )
+    return;
   throw errors.contentType(value.split(';')[0].trim());
 }

@@ -3,23 +3,25 @@
 // under the request's role -> the status, headers and body PostgREST would answer.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Hono, type Context } from 'hono';
+import { type Context, Hono } from 'hono';
 import { parse as parseToml } from 'smol-toml';
 import type { StackContext } from '../context.ts';
 import { identify } from './auth.ts';
-import { ApiError, errors, toApiError } from './errors.ts';
-import { type RequestContext, type StatementResult, execute } from './executor.ts';
+import { type ApiError, errors, toApiError } from './errors.ts';
+import { execute, type RequestContext, type StatementResult } from './executor.ts';
 import {
   appliedPreferences,
   checkJsonContentType,
   checkProfile,
+  type Negotiated,
   negotiate,
+  type Preferences,
   parsePrefer,
   parseRangeHeader,
 } from './headers.ts';
 import { type Method, planRequest } from './plan.ts';
 import { SchemaCache } from './schema.ts';
-import { type MutatePlan, type ReadPlan, buildMutation, buildRead } from './sql.ts';
+import { buildMutation, buildRead, type MutatePlan, type ReadPlan } from './sql.ts';
 
 const METHODS = new Set<string>(['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']);
 
@@ -32,6 +34,14 @@ function readMaxRows(supabaseDir: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+function headerObject(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, key) => {
+    out[key] = value;
+  });
+  return out;
 }
 
 function parseCookies(header: string | undefined): Record<string, string> {
@@ -116,12 +126,12 @@ export function restApp(ctx: StackContext): Hono {
         identity,
         method,
         path: `/${table}`,
-        headers: Object.fromEntries(c.req.raw.headers.entries()),
+        headers: headerObject(c.req.raw.headers),
         cookies: parseCookies(c.req.header('cookie')),
       };
 
-      if (plan.kind === 'read') return await answerRead(c, plan, requestContext, query);
-      return await answerWrite(c, plan, requestContext);
+      if (plan.kind === 'read') return await answerRead(c, plan, requestContext, query, prefer, accept);
+      return await answerWrite(c, plan, requestContext, prefer, accept);
     } catch (err) {
       return errorResponse(c, toApiError(err, authed));
     }
@@ -129,7 +139,14 @@ export function restApp(ctx: StackContext): Hono {
 
   app.all('*', (c) => errorResponse(c, errors.invalidPath()));
 
-  async function answerRead(c: Context, plan: ReadPlan, rc: RequestContext, query: [string, string][]) {
+  async function answerRead(
+    c: Context,
+    plan: ReadPlan,
+    rc: RequestContext,
+    query: [string, string][],
+    prefer: Preferences,
+    accept: Negotiated,
+  ) {
     const result = await execute(ctx.db, rc, buildRead(plan));
     if (plan.single && result.pageTotal !== 1) throw errors.singular(result.pageTotal);
     const lower = plan.offset;
@@ -138,19 +155,25 @@ export function restApp(ctx: StackContext): Hono {
     const headers: Record<string, string> = {
       'Content-Range': contentRange(lower, upper, total),
       'Content-Location': `/${plan.table.name}${query.length ? `?${canonicalQuery(query)}` : ''}`,
-      'Content-Type': negotiate(c.req.header('accept')).contentType,
+      'Content-Type': accept.contentType,
     };
-    const applied = appliedPreferences(parsePrefer([c.req.header('prefer') ?? '']), ['count']);
+    const applied = appliedPreferences(prefer, ['count']);
     if (applied) headers['Preference-Applied'] = applied;
     if (total !== undefined && lower > total) {
       throw errors.invalidRange(`An offset of ${lower} was requested, but there are only ${total} rows.`);
     }
     const status = total !== undefined && 1 + upper - lower < total ? 206 : 200;
-    return c.body(rc.method === 'HEAD' ? null : result.body, status, headers);
+    if (rc.method === 'HEAD') return c.body(null, status, headers);
+    return c.body(result.body, status, headers);
   }
 
-  async function answerWrite(c: Context, plan: MutatePlan, rc: RequestContext) {
-    const prefer = parsePrefer([c.req.header('prefer') ?? '']);
+  async function answerWrite(
+    c: Context,
+    plan: MutatePlan,
+    rc: RequestContext,
+    prefer: Preferences,
+    accept: Negotiated,
+  ) {
     const limitAffected = prefer.handling === 'strict' && prefer.maxAffected !== undefined && plan.kind !== 'insert';
     const result: StatementResult = await execute(ctx.db, rc, buildMutation(plan), (r) => {
       if (plan.single && r.pageTotal !== 1) throw errors.singular(r.pageTotal);
@@ -172,12 +195,14 @@ export function restApp(ctx: StackContext): Hono {
       const rows = JSON.parse(result.body) as Record<string, unknown>[] | Record<string, unknown>;
       const first = Array.isArray(rows) ? rows[0] : rows;
       if (first) {
-        const q = plan.table.primaryKey.map((k) => `${encodeURIComponent(k)}=eq.${encodeURIComponent(String(first[k]))}`);
+        const q = plan.table.primaryKey.map(
+          (k) => `${encodeURIComponent(k)}=eq.${encodeURIComponent(String(first[k]))}`,
+        );
         headers.Location = `/${plan.table.name}?${q.join('&')}`;
       }
     }
     if (plan.returning === 'representation') {
-      headers['Content-Type'] = negotiate(c.req.header('accept')).contentType;
+      headers['Content-Type'] = accept.contentType;
       return c.body(result.body, plan.kind === 'insert' ? 201 : 200, headers);
     }
     return c.body(null, plan.kind === 'insert' ? 201 : 204, headers);

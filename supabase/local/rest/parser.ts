@@ -152,7 +152,7 @@ function run<T>(source: string, text: string, fn: (s: Stream) => T): T {
 
 // ---- lexical pieces ------------------------------------------------------------------------------
 
-const isIdentChar = (c: string | undefined) => c !== undefined && (/[\p{L}\p{N}_$ ]/u.test(c));
+const isIdentChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_$ ]/u.test(c);
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
 /** `"quoted \" value"`: double quotes, backslash escapes any character. */
@@ -240,12 +240,21 @@ function embedParams(s: Stream): void {
   }
 }
 
+/** An optional `alias:` before a field or relation (a single `:`, not the `::` of a cast). */
+function optionalAlias(s: Stream): string | undefined {
+  return s.attempt(() => {
+    const alias = fieldName(s);
+    aliasSeparator(s);
+    return alias;
+  });
+}
+
 function selectItem(s: Stream): SelectItem {
   s.skipSpaces();
   // Spread and embedded relations: `..rel(...)`, `alias:rel!hint(...)`. Parsed so the error can name them.
   const relation = s.attempt(() => {
     if (s.startsWith('..')) s.pos += 2;
-    else s.attempt(() => (fieldName(s), aliasSeparator(s)));
+    else optionalAlias(s);
     const name = fieldName(s);
     embedParams(s);
     if (s.peek() !== '(') s.fail(['"("']);
@@ -258,14 +267,11 @@ function selectItem(s: Stream): SelectItem {
   if (relation !== undefined) return { kind: 'relation', name: relation };
 
   const expectEnd = () => {
-    if (!(s.eof() || s.peek() === ',' || s.peek() === ')')) s.fail(['letter', 'digit', '"-"', '"->>"', '"->"', '"::"', '")"', '","', 'end of input']);
+    if (!(s.eof() || s.peek() === ',' || s.peek() === ')'))
+      s.fail(['letter', 'digit', '"-"', '"->>"', '"->"', '"::"', '")"', '","', 'end of input']);
   };
   const fieldItem = s.attempt((): SelectItem => {
-    const alias = s.attempt(() => {
-      const a = fieldName(s);
-      aliasSeparator(s);
-      return a;
-    });
+    const alias = optionalAlias(s);
     const f = field(s);
     let cast: string | undefined;
     if (s.startsWith('::')) {
@@ -285,7 +291,7 @@ function selectItem(s: Stream): SelectItem {
   }
   // Nothing matched: report the failure where a field would stop, as PostgREST does.
   const consumed = s.attempt(() => {
-    s.attempt(() => (fieldName(s), aliasSeparator(s)));
+    optionalAlias(s);
     field(s);
     return true;
   });
@@ -392,7 +398,10 @@ function opExpr(s: Stream, singleVal: (s: Stream) => string): { negate: boolean;
   const q = /^([a-z]+)\((any|all)\)$/.exec(name);
   if (q && QUANTIFIABLE.has(q[1])) {
     s.pos = dot + 1;
-    return { negate, operation: { kind: 'op', op: q[1] as SimpleOp, quantifier: q[2] as Quantifier, value: singleVal(s) } };
+    return {
+      negate,
+      operation: { kind: 'op', op: q[1] as SimpleOp, quantifier: q[2] as Quantifier, value: singleVal(s) },
+    };
   }
   if (!SIMPLE_OPS.has(name)) {
     s.pos = dot + 1;
@@ -553,7 +562,12 @@ export function parseOrder(value: string): OrderTerm[] {
       }
       terms.push(term);
       if (s.eof()) return terms;
-      if (s.peek() !== ',') s.fail(term.direction || term.nulls ? ['","', 'end of input'] : ['letter', 'digit', '"-"', '"->>"', '"->"', 'delimiter (.)', '","', 'end of input']);
+      if (s.peek() !== ',')
+        s.fail(
+          term.direction || term.nulls
+            ? ['","', 'end of input']
+            : ['letter', 'digit', '"-"', '"->>"', '"->"', 'delimiter (.)', '","', 'end of input'],
+        );
       s.pos++;
     }
   });

@@ -5,15 +5,15 @@ import { ApiError, errors } from './errors.ts';
 import type { Negotiated, Preferences } from './headers.ts';
 import {
   type Field,
+  hasOperator,
   type LogicTree,
   type OrderTerm,
-  type SelectItem,
-  hasOperator,
   parseColumns,
   parseFilter,
   parseLogic,
   parseOrder,
   parseSelect,
+  type SelectItem,
 } from './parser.ts';
 import type { SchemaCache, Table } from './schema.ts';
 import type { MutatePlan, Plan, PlannedSelect, ReadPlan } from './sql.ts';
@@ -96,7 +96,10 @@ class Checker {
 
   /** Confirms columns read by select, filters and order; 42703 as Postgres would raise. */
   async readable(fields: Field[]): Promise<void> {
-    const { table, missing } = await this.cache.missingColumn(this.table, fields.map((f) => f.name));
+    const { table, missing } = await this.cache.missingColumn(
+      this.table,
+      fields.map((f) => f.name),
+    );
     this.table = table;
     if (missing !== undefined) throw errors.undefinedColumn(table.name, missing);
   }
