@@ -32,7 +32,10 @@ describe('createUser', () => {
       user_metadata: { first_name: 'Katherine', last_name: 'Johnson' },
     });
     expect(data.user!.email_confirmed_at).toBeTruthy();
-    expect(data.user!.identities![0]).toMatchObject({ provider: 'email', identity_data: { email, sub: data.user!.id } });
+    expect(data.user!.identities![0]).toMatchObject({
+      provider: 'email',
+      identity_data: { email, sub: data.user!.id },
+    });
     const profile = await t.stack.ctx.db.query<Record<string, unknown>>(
       'select first_name, last_name, email, email_verified from public.profiles where user_id = $1',
       [data.user!.id],
@@ -47,7 +50,9 @@ describe('createUser', () => {
   test('a taken address is 422 email_exists; no address is 400 validation_failed', async () => {
     const email = uniqueEmail('dup');
     await t.admin().auth.admin.createUser({ email, password: GOOD_PASSWORD, email_confirm: true });
-    const { data, error } = await t.admin().auth.admin.createUser({ email: email.toUpperCase(), password: GOOD_PASSWORD });
+    const { data, error } = await t
+      .admin()
+      .auth.admin.createUser({ email: email.toUpperCase(), password: GOOD_PASSWORD });
     expect(data.user).toBeNull();
     expect(error).toBeInstanceOf(AuthApiError);
     expect(error).toMatchObject({ status: 422, code: 'email_exists' });
@@ -78,7 +83,9 @@ describe('who may call the admin API', () => {
     const email = uniqueEmail('notadmin');
     await t.admin().auth.admin.createUser({ email, password: GOOD_PASSWORD, email_confirm: true });
     const { data } = await t.anon().auth.signInWithPassword({ email, password: GOOD_PASSWORD });
-    const userToken = await raw(t, '/admin/users', { headers: { Authorization: `Bearer ${data.session!.access_token}` } });
+    const userToken = await raw(t, '/admin/users', {
+      headers: { Authorization: `Bearer ${data.session!.access_token}` },
+    });
     expect(userToken).toMatchObject({ status: 403, body: { code: 'not_admin' } });
     const none = await raw(t, '/admin/users', { headers: { Authorization: undefined } });
     expect(none).toMatchObject({ status: 401, body: { code: 'no_authorization' } });
@@ -159,7 +166,10 @@ describe('listUsers, getUserById, updateUserById, deleteUser', () => {
     const rows = await t.stack.ctx.db.query('select 1 from public.profiles where user_id = $1', [id]);
     expect(rows).toHaveLength(0);
     const notUuid = await raw(t, '/admin/users/not-a-uuid', { headers: asAdmin() });
-    expect(notUuid).toMatchObject({ status: 404, body: { code: 'validation_failed', message: 'user_id must be an UUID' } });
+    expect(notUuid).toMatchObject({
+      status: 404,
+      body: { code: 'validation_failed', message: 'user_id must be an UUID' },
+    });
   });
 });
 

@@ -41,7 +41,10 @@ describe('sign-up confirmation link', () => {
     const { client } = storedClient(t);
     const events: string[] = [];
     client.auth.onAuthStateChange((event) => events.push(event));
-    const { data, error } = await client.auth.setSession({ access_token: f.access_token, refresh_token: f.refresh_token });
+    const { data, error } = await client.auth.setSession({
+      access_token: f.access_token,
+      refresh_token: f.refresh_token,
+    });
     expect(error).toBeNull();
     expect(data.user!.email).toBe(email);
     expect(data.user!.email_confirmed_at).toBeTruthy();
@@ -76,23 +79,30 @@ describe('sign-up confirmation link', () => {
       [data.user!.id],
     );
     expect(fragment((await openLink(link)).location).error_code).toBe('otp_expired');
-    const rows = await t.stack.ctx.db.query<{ c: unknown }>('select email_confirmed_at as c from auth.users where id = $1', [
-      data.user!.id,
-    ]);
+    const rows = await t.stack.ctx.db.query<{ c: unknown }>(
+      'select email_confirmed_at as c from auth.users where id = $1',
+      [data.user!.id],
+    );
     expect(rows[0].c).toBeNull();
   });
 
   test('GET /verify needs no API key; a missing type is a JSON error, not a redirect', async () => {
     const res = await fetch(`${t.url}/auth/v1/verify?token=abc`);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: 400, error_code: 'validation_failed', msg: 'Verify requires a verification type' });
+    expect(await res.json()).toEqual({
+      code: 400,
+      error_code: 'validation_failed',
+      msg: 'Verify requires a verification type',
+    });
   });
 
   test('resend type signup mails a fresh link', async () => {
     const email = uniqueEmail('resend');
     await t.anon().auth.signUp({ email, password: GOOD_PASSWORD });
     await t.mail.waitFor(email);
-    const { error } = await t.anon().auth.resend({ type: 'signup', email, options: { emailRedirectTo: 'http://127.0.0.1:4321/x' } });
+    const { error } = await t
+      .anon()
+      .auth.resend({ type: 'signup', email, options: { emailRedirectTo: 'http://127.0.0.1:4321/x' } });
     expect(error).toBeNull();
     const mails = (await t.mail.list()).filter((m) => m.To.some((a) => a.Address === email));
     expect(mails).toHaveLength(2);
@@ -105,7 +115,9 @@ describe('sign-up confirmation link', () => {
 describe('password recovery', () => {
   test('implicit: reset mail → recovery session → updateUser → sign in with the new password', async () => {
     const { email } = await confirmedUser(t, uniqueEmail('recover'));
-    const reset = await t.anon().auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:4321/auth?tab=reset' });
+    const reset = await t
+      .anon()
+      .auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:4321/auth?tab=reset' });
     expect(reset).toEqual({ data: {}, error: null });
     const mail = await t.mail.waitFor(email);
     expect(mail.Subject).toBe('Reset your AI Signals password');
@@ -146,7 +158,9 @@ describe('password recovery', () => {
   test('PKCE: ?code= in the redirect, exchangeCodeForSession emits PASSWORD_RECOVERY', async () => {
     const { email } = await confirmedUser(t, uniqueEmail('pkcerec'));
     const { client, storage } = storedClient(t, memoryStorage(), 'pkce');
-    const reset = await client.auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:4321/auth?tab=reset' });
+    const reset = await client.auth.resetPasswordForEmail(email, {
+      redirectTo: 'http://127.0.0.1:4321/auth?tab=reset',
+    });
     expect(reset.error).toBeNull();
     // The verifier is kept (JSON-encoded) under <key>-code-verifier with the /recovery suffix.
     expect(JSON.parse(storage.items.get('sb-127-auth-token-code-verifier')!)).toMatch(/\/recovery$/);
@@ -267,7 +281,9 @@ describe('verifyOtp', () => {
     const { email } = await confirmedUser(t, uniqueEmail('code'));
     await t.anon().auth.resetPasswordForEmail(email);
     const code = /code: (\d{6})/.exec((await t.mail.waitFor(email)).Text)![1];
-    const wrong = await t.anon().auth.verifyOtp({ email, token: code === '000000' ? '111111' : '000000', type: 'recovery' });
+    const wrong = await t
+      .anon()
+      .auth.verifyOtp({ email, token: code === '000000' ? '111111' : '000000', type: 'recovery' });
     expect(wrong.error).toMatchObject({ status: 403, code: 'otp_expired', message: 'Token has expired or is invalid' });
     const client = t.anon();
     const events: string[] = [];
@@ -291,7 +307,9 @@ describe('magic link', () => {
     const { location } = await openLink(verifyLink(mail));
     expect(location.startsWith('http://127.0.0.1:4321/dashboard#access_token=')).toBe(true);
     expect(fragment(location).type).toBe('magiclink');
-    const unknown = await t.anon().auth.signInWithOtp({ email: uniqueEmail('nouser'), options: { shouldCreateUser: false } });
+    const unknown = await t
+      .anon()
+      .auth.signInWithOtp({ email: uniqueEmail('nouser'), options: { shouldCreateUser: false } });
     expect(unknown.error).toMatchObject({ status: 422, code: 'otp_disabled', message: 'Signups not allowed for otp' });
   });
 });

@@ -122,7 +122,10 @@ describe('signInWithPassword', () => {
     expect(both.status).toBe(400);
     expect(both.body.message).toBe('Only an email address or phone number should be provided on login.');
     const grant = await raw(t, '/token?grant_type=magic', { body: {} });
-    expect(grant).toMatchObject({ status: 400, body: { code: 'invalid_credentials', message: 'unsupported_grant_type' } });
+    expect(grant).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_credentials', message: 'unsupported_grant_type' },
+    });
     const notJson = await raw(t, '/token?grant_type=password', { body: '{nope' });
     expect(notJson.status).toBe(400);
     expect(notJson.body.code).toBe('bad_json');
@@ -192,7 +195,8 @@ describe('reuse interval (set to 1 s for the test)', () => {
       body: { email: account.email, password: account.password },
     });
     const a = login.body.refresh_token;
-    const refresh = (token: string) => raw(short, '/token?grant_type=refresh_token', { body: { refresh_token: token } });
+    const refresh = (token: string) =>
+      raw(short, '/token?grant_type=refresh_token', { body: { refresh_token: token } });
     const b = (await refresh(a)).body.refresh_token;
     const c = (await refresh(b)).body.refresh_token;
     // A is neither active nor the parent of the active token, but was revoked under a second ago.

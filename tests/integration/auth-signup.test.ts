@@ -136,7 +136,9 @@ describe('signUp with email confirmation on', () => {
 
   test('an unconfirmed address gets the confirmation mail again and its row keeps password and data', async () => {
     const email = uniqueEmail('again');
-    const first = await t.anon().auth.signUp({ email, password: GOOD_PASSWORD, options: { data: { first_name: 'One' } } });
+    const first = await t
+      .anon()
+      .auth.signUp({ email, password: GOOD_PASSWORD, options: { data: { first_name: 'One' } } });
     const firstMail = await t.mail.waitFor(email);
     const before = await userRow(email);
     const second = await t.anon().auth.signUp({

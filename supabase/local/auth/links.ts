@@ -41,10 +41,11 @@ async function sendLink(
   } catch (err) {
     // Put the previous link back: a mail that never left must not change what the user can do.
     const sentColumn = mail.tokenType === 'confirmation_token' ? 'confirmation_sent_at' : 'recovery_sent_at';
-    await db.query(
-      `update auth.users set ${mail.tokenType} = $2, ${sentColumn} = $3 where id = $1`,
-      [user.id, mail.previousToken ?? '', mail.sentAt],
-    );
+    await db.query(`update auth.users set ${mail.tokenType} = $2, ${sentColumn} = $3 where id = $1`, [
+      user.id,
+      mail.previousToken ?? '',
+      mail.sentAt,
+    ]);
     await db.query('delete from auth.one_time_tokens where user_id = $1 and token_type = $2 and token_hash = $3', [
       user.id,
       mail.tokenType,

@@ -41,9 +41,9 @@ export interface TemplateData {
 
 /** Fills `{{ .Name }}` placeholders, HTML-escaped in the HTML part. */
 export function render(kind: MailKind, data: TemplateData): { subject: string; text: string; html: string } {
-  const fill = (source: string, escape: (s: string) => string) =>
+  const fill = (source: string, encode: (s: string) => string) =>
     source.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_m, key: string) =>
-      escape(String((data as unknown as Record<string, string>)[key] ?? '')),
+      encode(String((data as unknown as Record<string, string>)[key] ?? '')),
     );
   return {
     subject: SUBJECTS[kind],

@@ -15,7 +15,9 @@ export function generateOtp(length: number): string {
 
 /** hex(SHA-224(email + otp)), what email links carry. */
 export function tokenHash(email: string, otp: string): string {
-  return createHash('sha224').update(email + otp).digest('hex');
+  return createHash('sha224')
+    .update(email + otp)
+    .digest('hex');
 }
 
 export const PKCE_PREFIX = 'pkce_';

@@ -107,6 +107,20 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return rows[0] && normalizeUserRow(rows[0]);
 }
 
+/** What the password check needs, read before the (slow) bcrypt compare; the full user is read alongside it. */
+export async function findLoginCandidate(
+  db: Queryable,
+  email: string,
+): Promise<{ id: string; encrypted_password: string | null; banned: boolean } | undefined> {
+  const rows = await db.query<{ id: string; encrypted_password: string | null; banned: boolean }>(
+    `select u.id::text as id, u.encrypted_password, coalesce(u.banned_until > now(), false) as banned
+       from auth.users u
+      where lower(u.email) = lower($1) and u.is_sso_user = false and u.aud = 'authenticated'`,
+    [email],
+  );
+  return rows[0];
+}
+
 export async function findUserById(db: Queryable, id: string): Promise<UserRow | undefined> {
   if (!isUuid(id)) return undefined;
   const rows = await db.query<UserRow>(`select ${USER_COLUMNS} from auth.users u where u.id = $1`, [id]);

@@ -153,8 +153,10 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
       else if (type !== 'sms' && type !== 'phone_change') {
         throw badRequest('validation_failed', 'Missing one of these types: signup, email_change, sms, phone_change');
       }
-      if (email === '' && type === 'signup') throw badRequest('validation_failed', 'Type provided requires an email address');
-      if (phone === '' && type === 'sms') throw badRequest('validation_failed', 'Type provided requires a phone number');
+      if (email === '' && type === 'signup')
+        throw badRequest('validation_failed', 'Type provided requires an email address');
+      if (phone === '' && type === 'sms')
+        throw badRequest('validation_failed', 'Type provided requires a phone number');
       if (email !== '' && phone !== '') {
         throw badRequest('validation_failed', 'Only an email address or phone number should be provided.');
       }

@@ -84,13 +84,17 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
       const parse = (raw: string, fallback: number) => {
         if (raw === '') return fallback;
         if (!/^\d+$/.test(raw)) {
-          throw badRequest('validation_failed', `Bad Pagination Parameters: strconv.ParseUint: parsing "${raw}": invalid syntax`);
+          throw badRequest(
+            'validation_failed',
+            `Bad Pagination Parameters: strconv.ParseUint: parsing "${raw}": invalid syntax`,
+          );
         }
         return Number(raw);
       };
       const page = parse(pageRaw, 1);
       const perPage = parse(perPageRaw, 50);
-      if (perPage === 0) throw badRequest('validation_failed', 'Bad Pagination Parameters: per_page must be greater than 0');
+      if (perPage === 0)
+        throw badRequest('validation_failed', 'Bad Pagination Parameters: per_page must be greater than 0');
       const filter = c.req.query('filter') ?? '';
       const where = `u.aud = 'authenticated'${filter ? ` and (u.email ilike $3 or u.raw_user_meta_data->>'full_name' ilike $3)` : ''}`;
       const params: unknown[] = [perPage, Math.max(page - 1, 0) * perPage];
@@ -137,7 +141,8 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
       if (await findUserByEmail(ctx.db, email)) throw unprocessable('email_exists', DUPLICATE_EMAIL);
       const id = str(body, 'id');
       if (id !== '' && !isUuid(id)) throw badRequest('validation_failed', 'ID must conform to the uuid v4 format');
-      if (id === '00000000-0000-0000-0000-000000000000') throw badRequest('validation_failed', 'ID cannot be a nil uuid');
+      if (id === '00000000-0000-0000-0000-000000000000')
+        throw badRequest('validation_failed', 'ID cannot be a nil uuid');
       const banDuration = str(body, 'ban_duration');
       const bannedUntil = banDuration ? banUntil(banDuration) : null;
       const encryptedPassword = (await passwordParams(body)) ?? (await hashPassword(generatedPassword()));
@@ -152,7 +157,9 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
           email,
           encryptedPassword,
           userMetadata,
-          appMetadata: appMetadata ? mergeMetadata({ provider: 'email', providers: ['email'] }, appMetadata) : undefined,
+          appMetadata: appMetadata
+            ? mergeMetadata({ provider: 'email', providers: ['email'] }, appMetadata)
+            : undefined,
           role,
           confirmedAt: emailConfirm ? new Date() : null,
         });
@@ -177,7 +184,8 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
       const body = await readBody(c);
       let email = str(body, 'email');
       if (email !== '') email = validateEmail(email);
-      if (str(body, 'phone') !== '') throw badRequest('phone_provider_disabled', 'Phone users are not supported by this server');
+      if (str(body, 'phone') !== '')
+        throw badRequest('phone_provider_disabled', 'Phone users are not supported by this server');
       const banDuration = str(body, 'ban_duration');
       const bannedUntil = banDuration ? banUntil(banDuration) : undefined;
       let encrypted: string | null = null;
@@ -197,7 +205,8 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
 
       const updated = await ctx.db.transaction(async (tx) => {
         const now = new Date().toISOString();
-        if (role) await tx.query('update auth.users set role = $2, updated_at = $3 where id = $1', [user.id, role, now]);
+        if (role)
+          await tx.query('update auth.users set role = $2, updated_at = $3 where id = $1', [user.id, role, now]);
         if (emailConfirm) await confirmUser(tx, user);
         if (encrypted) {
           await tx.query('update auth.users set encrypted_password = $2, updated_at = $3 where id = $1', [
@@ -315,7 +324,8 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
               JSON.stringify(mergeMetadata(target.raw_user_meta_data, data)),
             ]);
           }
-          if (type === 'invite') await tx.query('update auth.users set invited_at = $2 where id = $1', [target.id, now]);
+          if (type === 'invite')
+            await tx.query('update auth.users set invited_at = $2 where id = $1', [target.id, now]);
           await storeOneTimeToken(tx, target.id, email, 'confirmation_token', hashed, now);
         } else {
           await storeOneTimeToken(tx, (target as UserRow).id, email, 'recovery_token', hashed, now);
@@ -334,4 +344,3 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
     }),
   );
 }
-

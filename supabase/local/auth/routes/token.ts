@@ -5,7 +5,7 @@ import { takeFlowState } from '../otp.ts';
 import { verifyPassword, weakPassword } from '../passwords.ts';
 import { type AuthContext, grantParams, handle, json, limitPerIp, readBody, str } from '../request.ts';
 import { issueSession, refreshTokenGrant } from '../sessions.ts';
-import { findUserByEmail, findUserById, isBanned } from '../users.ts';
+import { findLoginCandidate, findUserById } from '../users.ts';
 
 const INVALID_LOGIN = 'Invalid login credentials';
 
@@ -25,10 +25,15 @@ export function tokenRoutes(app: Hono, ctx: AuthContext) {
     if (email === '') throw badRequest('validation_failed', 'missing email or phone');
     if (!settings.emailEnabled) throw unprocessable('email_provider_disabled', 'Email logins are disabled');
 
-    const user = await findUserByEmail(ctx.db, email);
-    if (!user || !user.encrypted_password) throw badRequest('invalid_credentials', INVALID_LOGIN);
-    if (isBanned(user)) throw badRequest('user_banned', 'User is banned');
-    if (!(await verifyPassword(secret, user.encrypted_password))) throw badRequest('invalid_credentials', INVALID_LOGIN);
+    const candidate = await findLoginCandidate(ctx.db, email);
+    if (!candidate?.encrypted_password) throw badRequest('invalid_credentials', INVALID_LOGIN);
+    if (candidate.banned) throw badRequest('user_banned', 'User is banned');
+    // bcrypt runs on the thread pool; the full user row is read meanwhile.
+    const [valid, user] = await Promise.all([
+      verifyPassword(secret, candidate.encrypted_password),
+      findUserById(ctx.db, candidate.id),
+    ]);
+    if (!valid || !user) throw badRequest('invalid_credentials', INVALID_LOGIN);
     // A correct but weak password still signs in; the answer says why it is weak.
     const weak = weakPassword(settings, secret);
     if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');

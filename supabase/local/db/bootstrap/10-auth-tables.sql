@@ -105,6 +105,7 @@ create table if not exists auth.flow_state (
   auth_code_issued_at timestamptz
 );
 create index if not exists flow_state_auth_code_idx on auth.flow_state (auth_code);
+create index if not exists flow_state_user_method_idx on auth.flow_state (user_id, authentication_method);
 
 create table if not exists auth.one_time_tokens (
   id uuid primary key default gen_random_uuid(),
@@ -117,12 +118,5 @@ create table if not exists auth.one_time_tokens (
   unique (user_id, token_type)
 );
 create index if not exists one_time_tokens_token_hash_idx on auth.one_time_tokens (token_hash);
-
--- Per-IP and per-address counters behind the email and sign-in rate limits.
-create table if not exists auth.rate_limits (
-  bucket text not null,
-  key text not null,
-  window_start timestamptz not null,
-  hits integer not null default 0,
-  primary key (bucket, key)
-);
+-- Rate limits live in the auth service's memory; an older data folder may still hold this unused table.
+drop table if exists auth.rate_limits;
