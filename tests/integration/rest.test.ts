@@ -522,6 +522,44 @@ describe('insert', () => {
   });
 });
 
+describe('missing=default and limited writes', () => {
+  test('insert with defaultToNull: false gives a missing key its column default', async () => {
+    const res = await db
+      .from(writes)
+      .insert(
+        [
+          { id: 50, code: 'w50', name: 'fifty', qty: 4 },
+          { id: 51, code: 'w51', name: 'fifty-one' },
+        ],
+        { defaultToNull: false },
+      )
+      .select('id,qty');
+    expect(res.error).toBeNull();
+    expect(res.status).toBe(201);
+    expect([...(res.data ?? [])].sort((a, b) => a.id - b.id)).toEqual([
+      { id: 50, qty: 4 },
+      { id: 51, qty: 0 },
+    ]);
+    expect(await stored(51)).toEqual({ id: 51, code: 'w51', name: 'fifty-one', qty: 0 });
+  });
+
+  test('limit and order bound an update and a delete', async () => {
+    await db.from(writes).insert([60, 61, 62, 63].map((id) => ({ id, code: `b${id}`, name: 'batch', qty: 0 })));
+    const upd = await db.from(writes).update({ qty: 1 }).eq('name', 'batch').order('id', { ascending: false }).limit(1);
+    expect(upd.status).toBe(204);
+    expect((await stored(63)).qty).toBe(1);
+    expect((await stored(62)).qty).toBe(0);
+
+    const del = await db.from(writes).delete().eq('name', 'batch').order('id').limit(2).select('id');
+    expect(del.status).toBe(200);
+    expect(ids(del.data)?.sort((x, y) => x - y)).toEqual([60, 61]);
+    expect(await stored(60)).toBeUndefined();
+    expect(await stored(61)).toBeUndefined();
+    expect(await stored(62)).toBeDefined();
+    await t.stack.ctx.db.exec(`delete from public.${writes} where id in (62, 63)`);
+  });
+});
+
 describe('update', () => {
   test('with a filter: 204, no body, the row changed', async () => {
     const res = await db.from(writes).update({ name: 'uno' }).eq('id', 1);

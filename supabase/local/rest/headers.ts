@@ -52,13 +52,14 @@ export function parsePrefer(values: string[]): Preferences {
 /** The preferences that were honoured, for the Preference-Applied header. */
 export function appliedPreferences(
   prefs: Preferences,
-  kinds: ('return' | 'count' | 'resolution' | 'handling' | 'max-affected')[],
+  kinds: ('return' | 'count' | 'resolution' | 'missing' | 'handling' | 'max-affected')[],
 ): string | undefined {
   const out: string[] = [];
   for (const k of kinds) {
     if (k === 'return' && prefs.return) out.push(`return=${prefs.return}`);
     if (k === 'count' && prefs.count) out.push(`count=${prefs.count}`);
     if (k === 'resolution' && prefs.resolution) out.push(`resolution=${prefs.resolution}`);
+    if (k === 'missing' && prefs.missing) out.push(`missing=${prefs.missing}`);
     if (k === 'handling' && prefs.handling) out.push(`handling=${prefs.handling}`);
     if (k === 'max-affected' && prefs.maxAffected !== undefined && prefs.handling === 'strict') {
       out.push(`max-affected=${prefs.maxAffected}`);

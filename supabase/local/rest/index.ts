@@ -187,6 +187,7 @@ export function restApp(ctx: StackContext): Hono {
       'return',
       'count',
       ...(plan.onConflict ? (['resolution'] as const) : []),
+      ...(plan.kind === 'insert' ? (['missing'] as const) : []),
       ...(limitAffected ? (['handling', 'max-affected'] as const) : []),
     ]);
     if (applied) headers['Preference-Applied'] = applied;

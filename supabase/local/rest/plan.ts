@@ -16,7 +16,7 @@ import {
   type SelectItem,
 } from './parser.ts';
 import type { SchemaCache, Table } from './schema.ts';
-import type { MutatePlan, Plan, PlannedSelect, ReadPlan } from './sql.ts';
+import type { InsertGroup, MutatePlan, Plan, PlannedSelect, ReadPlan } from './sql.ts';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -215,9 +215,15 @@ export async function planRequest(input: RequestInput, cache: SchemaCache, db: D
   }
 
   const returning = input.prefer.return ?? 'minimal';
+  // `limit` / `offset` (with `order`) limit an update or delete, as PostgREST allows.
+  const limit = readInt(q.limit);
+  if (limit !== undefined && limit < 0) throw errors.invalidRange('Limit should be greater than or equal to zero.');
+  const offset = Math.max(0, readInt(q.offset) ?? 0);
+  const limited = limit !== undefined || offset > 0;
+  const mutation = { ...base, returning, order, offset, limit: input.method === 'POST' ? undefined : limit };
   if (input.method === 'DELETE') {
-    if (where.length === 0) throw errors.requiresWhere('DELETE');
-    const plan: MutatePlan = { kind: 'delete', table: checker.current, ...base, columns: [], returning };
+    if (where.length === 0 && !limited) throw errors.requiresWhere('DELETE');
+    const plan: MutatePlan = { kind: 'delete', table: checker.current, ...mutation, columns: [] };
     return plan;
   }
 
@@ -246,15 +252,8 @@ export async function planRequest(input: RequestInput, cache: SchemaCache, db: D
     if (!isObject(payload)) {
       throw ApiError.pgrst(400, '22023', 'cannot call populate_composite on an array');
     }
-    if (where.length === 0) throw errors.requiresWhere('UPDATE');
-    const plan: MutatePlan = {
-      kind: 'update',
-      table: checker.current,
-      ...base,
-      columns,
-      payload: raw,
-      returning,
-    };
+    if (where.length === 0 && !limited) throw errors.requiresWhere('UPDATE');
+    const plan: MutatePlan = { kind: 'update', table: checker.current, ...mutation, columns, payload: raw };
     return plan;
   }
 
@@ -267,14 +266,26 @@ export async function planRequest(input: RequestInput, cache: SchemaCache, db: D
       onConflict = { columns: target, action: input.prefer.resolution === 'merge-duplicates' ? 'update' : 'nothing' };
     }
   }
-  const plan: MutatePlan = {
-    kind: 'insert',
-    table: checker.current,
-    ...base,
-    columns,
-    payload: Array.isArray(payload) ? raw : `[${raw}]`,
-    onConflict,
-    returning,
-  };
+  const rows = (Array.isArray(payload) ? payload : [payload]) as Record<string, unknown>[];
+  let groups: InsertGroup[];
+  if (input.prefer.missing === 'default') {
+    // One INSERT per set of keys present: a column a row leaves out takes its default.
+    const byKeys = new Map<string, InsertGroup & { rows: unknown[] }>();
+    for (const row of rows) {
+      const present = columns.filter((c) => Object.hasOwn(row, c));
+      const key = JSON.stringify(present);
+      let group = byKeys.get(key);
+      if (!group) {
+        group = { columns: present, payload: '', rows: [] };
+        byKeys.set(key, group);
+      }
+      group.rows.push(row);
+    }
+    groups = [...byKeys.values()].map((g) => ({ columns: g.columns, payload: JSON.stringify(g.rows) }));
+    if (groups.length === 0) groups = [{ columns, payload: '[]' }];
+  } else {
+    groups = [{ columns, payload: Array.isArray(payload) ? raw : `[${raw}]` }];
+  }
+  const plan: MutatePlan = { kind: 'insert', table: checker.current, ...mutation, columns, groups, onConflict };
   return plan;
 }

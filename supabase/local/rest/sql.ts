@@ -33,14 +33,29 @@ export interface ReadPlan extends Base {
   count: boolean;
 }
 
+/** Rows inserted by one INSERT: the columns it names and a JSON array of objects. */
+export interface InsertGroup {
+  columns: string[];
+  payload: string;
+}
+
 export interface MutatePlan extends Base {
   kind: 'insert' | 'update' | 'delete';
-  /** Payload columns (insert, update). */
+  /** Payload columns of an update. */
   columns: string[];
-  /** The JSON payload: an array of objects for insert, one object for update. */
+  /** The JSON object of an update. */
   payload?: string;
+  /**
+   * The rows of an insert: one group, or (Prefer: missing=default) one per set of keys present, so a
+   * key missing from a row takes the column default instead of null.
+   */
+  groups?: InsertGroup[];
   onConflict?: { columns: string[]; action: 'update' | 'nothing' };
   returning: 'minimal' | 'representation' | 'headers-only';
+  /** A limited update or delete (`limit`, `offset`, `order`), applied through the rows' ctid. */
+  order: OrderTerm[];
+  offset: number;
+  limit?: number;
 }
 
 export type Plan = ReadPlan | MutatePlan;
@@ -227,46 +242,64 @@ export function buildMutation(plan: MutatePlan): Statement {
       : plan.returning === 'headers-only' && plan.table.primaryKey.length
         ? plan.table.primaryKey.map((c) => b.column(c)).join(', ')
         : '1';
-  let mutation: string;
-  const cols = plan.columns.map(quoteIdent).join(', ');
+  // A limited update or delete picks its rows first, by ctid, as PostgREST does.
+  const limited = plan.limit !== undefined || plan.offset > 0;
+  const mutationWhere = () => {
+    const where = b.where(plan.where);
+    if (!limited) return where;
+    const limit = plan.limit === undefined ? '' : ` LIMIT CAST(${b.param(String(plan.limit))} AS bigint)`;
+    const offset = plan.offset ? ` OFFSET CAST(${b.param(String(plan.offset))} AS bigint)` : '';
+    return ` WHERE ${b.from}.ctid = ANY (ARRAY(SELECT ${b.from}.ctid FROM ${b.from}${where}${b.order(plan.order)}${limit}${offset}))`;
+  };
+  let ctes: string;
   switch (plan.kind) {
     case 'insert': {
-      const payload = b.param(plan.payload ?? '[]');
-      const target = plan.columns.length ? ` (${cols})` : '';
-      let conflict = '';
-      if (plan.onConflict) {
-        const on = plan.onConflict.columns.map(quoteIdent).join(', ');
-        const sets = plan.columns.map((c) => `${quoteIdent(c)} = EXCLUDED.${quoteIdent(c)}`).join(', ');
-        conflict =
-          plan.onConflict.action === 'update' && sets
-            ? ` ON CONFLICT (${on}) DO UPDATE SET ${sets}`
-            : ` ON CONFLICT (${on}) DO NOTHING`;
+      const inserts = (plan.groups ?? []).map((g) => {
+        const cols = g.columns.map(quoteIdent).join(', ');
+        const target = g.columns.length ? ` (${cols})` : '';
+        let conflict = '';
+        if (plan.onConflict) {
+          const on = plan.onConflict.columns.map(quoteIdent).join(', ');
+          const sets = g.columns.map((c) => `${quoteIdent(c)} = EXCLUDED.${quoteIdent(c)}`).join(', ');
+          conflict =
+            plan.onConflict.action === 'update' && sets
+              ? ` ON CONFLICT (${on}) DO UPDATE SET ${sets}`
+              : ` ON CONFLICT (${on}) DO NOTHING`;
+        }
+        return (
+          `INSERT INTO ${b.from}${target} SELECT ${cols} ` +
+          `FROM pg_catalog.json_populate_recordset(NULL::${b.from}, (${b.param(g.payload)})::json) _${conflict} RETURNING ${returning}`
+        );
+      });
+      if (inserts.length === 1) {
+        ctes = `pgrst_source AS (${inserts[0]})`;
+      } else {
+        const parts = inserts.map((sql, i) => `pgrst_insert_${i} AS (${sql})`);
+        const union = inserts.map((_, i) => `SELECT * FROM pgrst_insert_${i}`).join(' UNION ALL ');
+        ctes = `${parts.join(', ')}, pgrst_source AS (${union})`;
       }
-      mutation =
-        `INSERT INTO ${b.from}${target} SELECT ${cols} ` +
-        `FROM pg_catalog.json_populate_recordset(NULL::${b.from}, (${payload})::json) _${conflict} RETURNING ${returning}`;
       break;
     }
     case 'update': {
-      const where = b.where(plan.where);
+      const where = mutationWhere();
       if (!plan.columns.length) {
-        mutation = `SELECT ${returning} FROM ${b.from} WHERE false`;
+        ctes = `pgrst_source AS (SELECT ${returning} FROM ${b.from} WHERE false)`;
         break;
       }
       const payload = b.param(plan.payload ?? '{}');
       const sets = plan.columns.map((c) => `${quoteIdent(c)} = _.${quoteIdent(c)}`).join(', ');
-      mutation =
-        `UPDATE ${b.from} SET ${sets} ` +
-        `FROM (SELECT * FROM pg_catalog.json_populate_record(NULL::${b.from}, (${payload})::json)) _${where} RETURNING ${returning}`;
+      ctes =
+        `pgrst_source AS (UPDATE ${b.from} SET ${sets} ` +
+        `FROM (SELECT * FROM pg_catalog.json_populate_record(NULL::${b.from}, (${payload})::json)) _${where} RETURNING ${returning})`;
       break;
     }
     case 'delete':
-      mutation = `DELETE FROM ${b.from}${b.where(plan.where)} RETURNING ${returning}`;
+      ctes = `pgrst_source AS (DELETE FROM ${b.from}${mutationWhere()} RETURNING ${returning})`;
       break;
   }
   const body = plan.returning === 'minimal' ? "''" : bodyExpr(plan);
   const text =
-    `WITH pgrst_source AS (${mutation}) ` +
+    `WITH ${ctes} ` +
     `SELECT NULL::text AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${body} AS body ` +
     'FROM (SELECT * FROM pgrst_source) _postgrest_t';
   return { text, params: b.params };
