@@ -137,3 +137,41 @@ describe('the client sees what the wire says', () => {
     expect(error!.code).toBeUndefined();
   });
 });
+
+describe('rate limits from config.toml (on for this stack)', () => {
+  let limited: TestStack;
+  beforeAll(async () => {
+    limited = await startTestStack({ rateLimits: true, authOverrides: { emailMaxFrequency: 0 } });
+  });
+  afterAll(() => limited?.stop());
+
+  test('sign_in_sign_ups: the 31st sign-in attempt from one IP within 5 minutes is 429', async () => {
+    for (let i = 0; i < 30; i++) {
+      const res = await raw(limited, '/token?grant_type=password', { body: wrongLogin });
+      expect(res.status).toBe(400);
+    }
+    const over = await raw(limited, '/token?grant_type=password', { body: wrongLogin });
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ code: 'over_request_rate_limit', message: 'Request rate limit reached' });
+    // Another address does not help: the limit is per IP.
+    const { error } = await limited.anon().auth.signInWithPassword({ email: uniqueEmail(), password: 'Whatever-1' });
+    expect(error).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
+  });
+
+  test('email_sent: past 30 mails an hour the next one is 429 and is not sent', async () => {
+    const email = uniqueEmail('budget');
+    await limited.admin().auth.admin.createUser({ email, password: 'Sup3r-secret!', email_confirm: true });
+    for (let i = 0; i < 30; i++) {
+      expect((await limited.anon().auth.resetPasswordForEmail(email)).error).toBeNull();
+    }
+    const over = await limited.anon().auth.resetPasswordForEmail(email);
+    expect(over.error).toMatchObject({
+      status: 429,
+      code: 'over_email_send_rate_limit',
+      message: 'email rate limit exceeded',
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const sent = (await limited.mail.list()).filter((m) => m.To.some((a) => a.Address === email));
+    expect(sent).toHaveLength(30);
+  });
+});
