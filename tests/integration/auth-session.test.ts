@@ -34,8 +34,8 @@ describe('signInWithPassword', () => {
     expect(s.expires_at).toBeGreaterThanOrEqual(before + 3600);
     expect(s.refresh_token).toMatch(/^[A-Za-z0-9]{12}$/);
     expect(data.user).toMatchObject({ id: account.user.id, email: account.email, aud: 'authenticated' });
-    expect(data.user.last_sign_in_at).toBeTruthy();
-    expect(data.user.email_confirmed_at).toBeTruthy();
+    expect(data.user?.last_sign_in_at).toBeTruthy();
+    expect(data.user?.email_confirmed_at).toBeTruthy();
     expect(data.weakPassword).toBeUndefined();
     expect(events).toContain('SIGNED_IN');
 
