@@ -81,7 +81,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     siteUrl: env.SITE_URL ?? `http://127.0.0.1:${sitePort}`,
     apiExternalUrl: env.API_EXTERNAL_URL ?? `http://${host}:${ports.api}`,
     smtpUrl: env.SMTP_URL ?? `smtp://${host}:${ports.smtp}`,
-    mailFrom: env.MAIL_FROM ?? 'AI Signals <no-reply@signals.local>',
+    mailFrom: env.MAIL_FROM ?? 'SignalOne <no-reply@signals.local>',
     contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
     rateLimits: env.RATE_LIMITS !== 'off',
     supabaseDir: resolve(env.SUPABASE_DIR ?? 'supabase'),

@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 
 export const ALLOW_HEADERS =
   'authorization, apikey, content-type, x-client-info, x-supabase-api-version, accept-profile, content-profile, prefer, x-retry-count, range, traceparent, tracestate, baggage';
-export const EXPOSE_HEADERS = 'X-Supabase-Api-Version, Content-Range, x-sb-error-code';
+export const EXPOSE_HEADERS = 'X-Supabase-Api-Version, Content-Range, x-sb-error-code, X-Total-Count, Link';
 export const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD';
 export const MAX_BODY_BYTES = 64 * 1024;
 

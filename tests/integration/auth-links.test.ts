@@ -120,7 +120,7 @@ describe('password recovery', () => {
       .auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:4321/auth?tab=reset' });
     expect(reset).toEqual({ data: {}, error: null });
     const mail = await t.mail.waitFor(email);
-    expect(mail.Subject).toBe('Reset your AI Signals password');
+    expect(mail.Subject).toBe('Reset your SignalOne password');
     const link = verifyLink(mail);
     const url = new URL(link);
     expect(url.searchParams.get('type')).toBe('recovery');
@@ -303,7 +303,7 @@ describe('magic link', () => {
     });
     expect(error).toBeNull();
     const mail = await t.mail.waitFor(email);
-    expect(mail.Subject).toBe('Your AI Signals sign-in link');
+    expect(mail.Subject).toBe('Your SignalOne sign-in link');
     const { location } = await openLink(verifyLink(mail));
     expect(location.startsWith('http://127.0.0.1:4321/dashboard#access_token=')).toBe(true);
     expect(fragment(location).type).toBe('magiclink');

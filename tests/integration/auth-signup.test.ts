@@ -70,8 +70,8 @@ describe('signUp with email confirmation on', () => {
     expect(stored.email_confirmed_at).toBeNull();
 
     const mail = await t.mail.waitFor(email);
-    expect(mail.Subject).toBe('Confirm your AI Signals account');
-    expect(mail.HTML).toContain('AI Signals');
+    expect(mail.Subject).toBe('Confirm your SignalOne account');
+    expect(mail.HTML).toContain('SignalOne');
     const link = verifyLink(mail);
     const url = new URL(link);
     expect(`${url.origin}${url.pathname}`).toBe(`${t.url}/auth/v1/verify`);

@@ -12,9 +12,9 @@ export type MailKind = 'confirmation' | 'recovery' | 'magic_link';
 export type VerifyType = 'signup' | 'recovery' | 'magiclink' | 'invite';
 
 const SUBJECTS: Record<MailKind, string> = {
-  confirmation: 'Confirm your AI Signals account',
-  recovery: 'Reset your AI Signals password',
-  magic_link: 'Your AI Signals sign-in link',
+  confirmation: 'Confirm your SignalOne account',
+  recovery: 'Reset your SignalOne password',
+  magic_link: 'Your SignalOne sign-in link',
 };
 
 const templateDir = join(import.meta.dirname, 'templates');

@@ -287,10 +287,12 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
       const redirectTo = ctx.allow.isValid(asked) ? asked : referrer(c, ctx);
 
       let user = await findUserByEmail(ctx.db, email);
+      let generated = false;
       if (!user) {
         if (type === 'magiclink') {
           type = 'signup';
           password = generatedPassword();
+          generated = true;
         } else if (type === 'recovery' || type === 'email_change_current' || type === 'email_change_new') {
           throw notFound('user_not_found', 'User with this email not found');
         }
@@ -301,7 +303,8 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
       let encryptedPassword: string | null = null;
       if (type === 'signup' && !user) {
         if (password === '') throw badRequest('validation_failed', 'Signup requires a valid password');
-        checkPasswordStrength(settings, password);
+        // A generated password is random, not chosen: the policy is for people's passwords.
+        if (!generated) checkPasswordStrength(settings, password);
         encryptedPassword = await hashPassword(password);
       }
 
