@@ -1,8 +1,10 @@
 // Starts a real local stack for one test file: its own ports, its own copy of the migrated database.
+import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import postgres from 'postgres';
 import { inject } from 'vitest';
 import { loadConfig, type StackConfig } from '../../supabase/local/config.ts';
 import { type RunningStack, startStack } from '../../supabase/local/server.ts';
@@ -42,14 +44,47 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
+/** A private copy of the run's migrated database: a PGlite folder, or a PostgreSQL database. */
+async function copyTemplate(dataDir: string): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const template = inject('template');
+  if (template.kind === 'pglite') {
+    cpSync(template.dir, dataDir, { recursive: true });
+    return undefined;
+  }
+  const name = `signals_test_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(template.adminUrl, { max: 1, onnotice: () => {} });
+  await createDatabaseFromTemplate(admin, name, template.name);
+  const url = new URL(template.adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+async function createDatabaseFromTemplate(admin: postgres.Sql, name: string, template: string): Promise<void> {
+  // CREATE DATABASE fails while another session copies the same template: retry briefly.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.unsafe(`create database ${name} template ${template}`);
+      return;
+    } catch (err) {
+      if (attempt > 50 || !/being accessed by other users/.test(String(err))) throw err;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+    }
+  }
+}
+
 export async function startTestStack(overrides: Partial<StackConfig> = {}): Promise<TestStack> {
-  const template = inject('templateDir');
   const dataDir = mkdtempSync(join(tmpdir(), 'signals-stack-'));
-  if (template) cpSync(template, dataDir, { recursive: true });
+  const database = await copyTemplate(dataDir);
   const ports = { api: await freePort(), db: await freePort(), mailWeb: await freePort(), smtp: await freePort() };
   const config = loadConfig(
     { ...process.env, RATE_LIMITS: process.env.RATE_LIMITS ?? 'off', SITE_URL: 'http://127.0.0.1:4321' },
-    { ports, dataDir, ...overrides },
+    { ports, dataDir, databaseUrl: database?.url, ...overrides },
   );
   // SMTP and external URL follow the chosen ports unless a test overrides them.
   config.smtpUrl = overrides.smtpUrl ?? `smtp://127.0.0.1:${ports.smtp}`;
@@ -90,6 +125,7 @@ export async function startTestStack(overrides: Partial<StackConfig> = {}): Prom
     mail,
     async stop() {
       await stack.stop();
+      await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
