@@ -1,10 +1,12 @@
 // Frontmatter schemas for everything under content/. Kept free of astro:content so unit tests
 // can import them; src/content.config.ts wires them to collections.
 import { z } from 'astro/zod';
+import { iconNames } from '../lib/icons.ts';
 
 const text = z.string().trim().min(1);
 const href = z.string().regex(/^(\/|https?:\/\/|#|mailto:)/, 'must start with /, #, http(s):// or mailto:');
 const order = z.number().int().nonnegative();
+const icon = z.enum(iconNames);
 
 export const ctaSchema = z.strictObject({
   label: text,
@@ -17,7 +19,7 @@ export const ctaSchema = z.strictObject({
 export const itemSchema = z.strictObject({
   title: text,
   text: text.optional(),
-  icon: text.optional(),
+  icon: icon.optional(),
 });
 
 export const sectionSchema = z.strictObject({
@@ -86,7 +88,7 @@ export const labelsSchema = z.strictObject({
 export const cardSchema = z.strictObject({
   title: text,
   text,
-  icon: text,
+  icon,
   order,
 });
 
