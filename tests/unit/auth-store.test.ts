@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { $auth, readStoredSession, sessionStorageKey } from '../../src/stores/auth.ts';
+
+const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
+const KEY = 'sb-127-auth-token';
+
+const storage = (value: string | null) => ({
+  getItem: (key: string) => (key === KEY ? value : null),
+});
+
+const session = (expiresAt: unknown, email: unknown = 'trader@example.com') =>
+  JSON.stringify({
+    access_token: 'a',
+    refresh_token: 'r',
+    token_type: 'bearer',
+    expires_in: 3600,
+    expires_at: expiresAt,
+    user: { email },
+  });
+
+describe('sessionStorageKey', () => {
+  it.each([
+    ['http://127.0.0.1:54321', 'sb-127-auth-token'],
+    ['http://localhost:54321', 'sb-localhost-auth-token'],
+    ['https://abc.supabase.co', 'sb-abc-auth-token'],
+  ])('%s -> %s', (url, key) => {
+    expect(sessionStorageKey(url)).toBe(key);
+  });
+
+  it('defaults to the local stack', () => {
+    expect(sessionStorageKey()).toBe(KEY);
+  });
+});
+
+describe('readStoredSession', () => {
+  it.each<[string, string | null, ReturnType<typeof readStoredSession>]>([
+    ['valid, unexpired', session(NOW / 1000 + 60), { status: 'signed-in', email: 'trader@example.com' }],
+    ['valid, without an email', session(NOW / 1000 + 60, null), { status: 'signed-in' }],
+    ['expired a second ago', session(NOW / 1000 - 1), { status: 'signed-out' }],
+    ['expiring exactly now', session(NOW / 1000), { status: 'signed-out' }],
+    ['expires_at not a number', session('tomorrow'), { status: 'signed-out' }],
+    ['malformed JSON', '{"access_token":', { status: 'signed-out' }],
+    ['JSON that is not an object', '"hello"', { status: 'signed-out' }],
+    ['JSON null', 'null', { status: 'signed-out' }],
+    ['missing', null, { status: 'signed-out' }],
+  ])('%s', (_name, value, expected) => {
+    expect(readStoredSession(storage(value), NOW)).toEqual(expected);
+  });
+
+  it('reads the key of the configured project, not another one', () => {
+    const other = { getItem: (key: string) => (key === 'sb-abc-auth-token' ? session(NOW / 1000 + 60) : null) };
+    expect(readStoredSession(other, NOW)).toEqual({ status: 'signed-out' });
+    expect(readStoredSession(other, NOW, 'https://abc.supabase.co')).toEqual({
+      status: 'signed-in',
+      email: 'trader@example.com',
+    });
+  });
+
+  it('treats storage that throws (blocked by the browser) as signed out', () => {
+    const blocked = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+    };
+    expect(readStoredSession(blocked, NOW)).toEqual({ status: 'signed-out' });
+  });
+
+  it('treats no storage at all as signed out', () => {
+    expect(readStoredSession(undefined, NOW)).toEqual({ status: 'signed-out' });
+  });
+});
+
+describe('$auth', () => {
+  afterEach(() => $auth.set({ status: 'loading' }));
+
+  it('starts loading, so no guessed state is rendered', () => {
+    expect($auth.get()).toEqual({ status: 'loading' });
+  });
+});
