@@ -116,7 +116,11 @@ const tier = {
 
 const valid: [string, Schema, unknown][] = [
   ['page with hero, ctas and sections', pageSchema, page],
-  ['page with only the required fields', pageSchema, { title: page.title, description: page.description, heading: 'X' }],
+  [
+    'page with only the required fields',
+    pageSchema,
+    { title: page.title, description: page.description, heading: 'X' },
+  ],
   ['section without id or items', sectionSchema, { heading: 'Our story' }],
   ['cta going back in history', ctaSchema, { label: 'Go Back', href: '/', action: 'back' }],
   ['cta to a mail address', ctaSchema, { label: 'Write to us', href: 'mailto:help@example.com' }],
@@ -146,13 +150,7 @@ const invalid: [string, Schema, unknown, (string | number)[], RegExp?][] = [
   ['page without heading', pageSchema, without(page, 'heading'), ['heading']],
   ['page with a blank heading', pageSchema, { ...page, heading: '   ' }, ['heading']],
   ['page description too short', pageSchema, { ...page, description: 'Signals.' }, ['description'], /at least 50/],
-  [
-    'page description too long',
-    pageSchema,
-    { ...page, description: 'x'.repeat(161) },
-    ['description'],
-    /at most 160/,
-  ],
+  ['page description too long', pageSchema, { ...page, description: 'x'.repeat(161) }, ['description'], /at most 160/],
   ['page ctas not a list', pageSchema, { ...page, ctas: page.ctas[0] }, ['ctas']],
   ['page stats as text', pageSchema, { ...page, hero: { ...page.hero, stats: 'High Win Rate' } }, ['hero', 'stats']],
   [
@@ -196,12 +194,7 @@ const invalid: [string, Schema, unknown, (string | number)[], RegExp?][] = [
     /must start with/,
   ],
   ['footer link without label', siteSchema, { ...site, footerLinks: [{ href: '/faq' }] }, ['footerLinks', 0, 'label']],
-  [
-    'site label missing',
-    siteSchema,
-    { ...site, labels: without(site.labels, 'quickLinks') },
-    ['labels', 'quickLinks'],
-  ],
+  ['site label missing', siteSchema, { ...site, labels: without(site.labels, 'quickLinks') }, ['labels', 'quickLinks']],
   ['site label as number', siteSchema, { ...site, labels: { ...site.labels, signIn: 1 } }, ['labels', 'signIn']],
   [
     'sign-up href not a path',
