@@ -12,14 +12,32 @@ const headerLinks: [string, string][] = [
   ['About Us', '/about-us'],
 ];
 
-const footerLinks = ['/', '/news', '/trading-ideas', '/investing-news', '/setup-guide', '/faq', '/support', '/contact-us', '/signals', '/quiz'];
+const footerLinks = [
+  '/',
+  '/news',
+  '/trading-ideas',
+  '/investing-news',
+  '/setup-guide',
+  '/faq',
+  '/support',
+  '/contact-us',
+  '/signals',
+  '/quiz',
+];
 
 /** Stores a session the way supabase-js does, before any page script runs. */
 async function storeSession(page: Page, email: string, expiresInSeconds: number) {
   await page.addInitScript(
     ({ key, email, expiresInSeconds }) => {
       const expires_at = Math.floor(Date.now() / 1000) + expiresInSeconds;
-      const session = { access_token: 'x', refresh_token: 'y', token_type: 'bearer', expires_in: 3600, expires_at, user: { email } };
+      const session = {
+        access_token: 'x',
+        refresh_token: 'y',
+        token_type: 'bearer',
+        expires_in: 3600,
+        expires_at,
+        user: { email },
+      };
       localStorage.setItem(key, JSON.stringify(session));
     },
     { key: SESSION_KEY, email, expiresInSeconds },
@@ -35,16 +53,26 @@ test.describe('desktop header', () => {
     await expect(nav.getByRole('link')).toHaveText(headerLinks.map(([label]) => label));
     for (const [label, href] of headerLinks) {
       await page.goto('/about-us');
-      await page.getByRole('banner').getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
+      await page
+        .getByRole('banner')
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: label, exact: true })
+        .click();
       await expect(page).toHaveURL((url) => url.pathname.replace(/\/$/, '') === href.replace(/\/$/, ''));
       await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
-      await expect(page.getByRole('banner').getByRole('link', { name: label, exact: true })).toHaveAttribute('aria-current', 'page');
+      await expect(page.getByRole('banner').getByRole('link', { name: label, exact: true })).toHaveAttribute(
+        'aria-current',
+        'page',
+      );
     }
   });
 
   test('the server renders only the loading state of the auth area', async ({ request }) => {
     const html = await (await request.get('/')).text();
-    const states = [...html.matchAll(/<div data-auth-state="([a-z-]+)"[^>]*>/g)].map((m) => [m[1], / hidden/.test(m[0])]);
+    const states = [...html.matchAll(/<div data-auth-state="([a-z-]+)"[^>]*>/g)].map((m) => [
+      m[1],
+      / hidden/.test(m[0]),
+    ]);
     expect(states.length).toBeGreaterThanOrEqual(3);
     for (const [state, hidden] of states) expect(hidden).toBe(state !== 'loading');
   });

@@ -50,7 +50,14 @@ const routes: Route[] = [
     path: '/about-us',
     title: 'About Us | SignalOne',
     h1: 'About SignalOne',
-    texts: ['Our mission', 'Precision', 'Community', 'Experience', 'Real-time', 'founded in 2025 by a team of software engineers'],
+    texts: [
+      'Our mission',
+      'Precision',
+      'Community',
+      'Experience',
+      'Real-time',
+      'founded in 2025 by a team of software engineers',
+    ],
     links: [
       ['Start Free Trial', '/auth?tab=signup'],
       ['View Our Signals', '/signals'],
@@ -212,7 +219,11 @@ test('signals page: three sample signals and five results with their fields', as
   await expect(rows).toHaveCount(5);
   await expect(rows.getByText(/^(WIN|LOSS)$/)).toHaveCount(5);
   await expect(rows.getByText(/^[+-]\d+ pips$/)).toHaveCount(5);
-  await expect(page.locator('#bands').getByRole('heading', { level: 3 })).toHaveText(['Foundation One', 'Growth One', 'Momentum One']);
+  await expect(page.locator('#bands').getByRole('heading', { level: 3 })).toHaveText([
+    'Foundation One',
+    'Growth One',
+    'Momentum One',
+  ]);
 });
 
 test('robots.txt allows all and names the sitemap', async ({ request }) => {
