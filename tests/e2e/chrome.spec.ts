@@ -148,10 +148,17 @@ test.describe('mobile chrome', () => {
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     const panel = page.locator('#mobile-menu-panel');
     await expect(panel).toBeHidden();
+    // The toggle's icon follows aria-expanded: bars while closed, a cross while open.
+    const bars = page.locator('[data-menu-toggle] [data-icon-open]');
+    const cross = page.locator('[data-menu-toggle] [data-icon-close]');
+    await expect(bars).toBeVisible();
+    await expect(cross).toBeHidden();
 
     await toggle.click();
     const close = page.getByRole('button', { name: 'Close menu' });
     await expect(close).toHaveAttribute('aria-expanded', 'true');
+    await expect(cross).toBeVisible();
+    await expect(bars).toBeHidden();
     await expect(close).toHaveAttribute('aria-controls', 'mobile-menu-panel');
     const nav = panel.getByRole('navigation', { name: 'Main' });
     for (const [label, href] of headerLinks) {
@@ -167,6 +174,8 @@ test.describe('mobile chrome', () => {
     const reopened = page.getByRole('button', { name: 'Open menu' });
     await expect(reopened).toHaveAttribute('aria-expanded', 'false');
     await expect(reopened).toBeFocused();
+    await expect(bars).toBeVisible();
+    await expect(cross).toBeHidden();
   });
 
   test('a link in the menu navigates to its page @mobile', async ({ page }) => {
