@@ -67,6 +67,20 @@ test.describe('desktop header', () => {
     }
   });
 
+  test('a header link, even to the current page, opens it scrolled to the top', async ({ page }) => {
+    await page.goto('/signals');
+    await page.mouse.wheel(0, 2500);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(1000);
+    const nav = page.getByRole('banner').getByRole('navigation', { name: 'Main' });
+    await Promise.all([page.waitForEvent('load'), nav.getByRole('link', { name: 'Signals', exact: true }).click()]);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
+    await page.mouse.wheel(0, 2500);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(1000);
+    await nav.getByRole('link', { name: 'Features', exact: true }).click();
+    await expect(page).toHaveURL(/\/features\/?$/);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
+  });
+
   test('the server renders only the loading state of the auth area', async ({ request }) => {
     const html = await (await request.get('/')).text();
     const states = [...html.matchAll(/<div data-auth-state="([a-z-]+)"[^>]*>/g)].map((m) => [
