@@ -1,6 +1,6 @@
 // `npm test`: unit, integration on PGlite and on PostgreSQL, the build and its size budgets, e2e in Chromium.
 // Ends with one line 'Total: N passed, N failed'.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,75 +31,95 @@ function chromium(): string {
   return path;
 }
 
-function run(step: string, bin: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
+// Asynchronous on purpose: the e2e run needs this process's stack and site server to keep answering.
+async function run(step: string, bin: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<boolean> {
   console.log(`\n=== ${step}`);
   const started = Date.now();
-  const res = spawnSync(process.execPath, [resolve(bin), ...args], {
+  const child = spawn(process.execPath, [resolve(bin), ...args], {
     stdio: 'inherit',
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
   });
-  console.log(`=== ${step}: ${res.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (res.status !== 0) failedSteps.push(step);
-  return res.status === 0;
+  const status = await new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  console.log(`=== ${step}: ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (status !== 0) failedSteps.push(step);
+  return status === 0;
 }
 
-function vitest(step: string, project: string, env: NodeJS.ProcessEnv = {}) {
+async function vitest(step: string, project: string, env: NodeJS.ProcessEnv = {}) {
   const out = join(work, `${step.replace(/\W+/g, '-')}.json`);
-  run(step, 'node_modules/vitest/vitest.mjs', ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
+  await run(step, 'node_modules/vitest/vitest.mjs', ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
   if (!existsSync(out)) return void (totals.failed += 1);
   const report = JSON.parse(readFileSync(out, 'utf8'));
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
 }
 
+// `npm test -- e2e size` runs only the named steps: unit, integration, postgres, size, e2e.
+const only = new Set(process.argv.slice(2));
+const want = (step: string) => only.size === 0 || only.has(step);
+
 chromium();
 
-vitest('unit tests', 'unit');
-vitest('integration tests on PGlite', 'integration');
-
-const cluster = await startThrowawayCluster();
-try {
-  vitest('integration tests on PostgreSQL', 'integration', { DATABASE_URL: cluster.url });
-} finally {
-  await cluster.stop();
+if (want('unit')) await vitest('unit tests', 'unit');
+if (want('integration')) await vitest('integration tests on PGlite', 'integration');
+if (want('postgres')) {
+  const cluster = await startThrowawayCluster();
+  try {
+    await vitest('integration tests on PostgreSQL', 'integration', { DATABASE_URL: cluster.url });
+  } finally {
+    await cluster.stop();
+  }
 }
 
-console.log('\n=== build');
-const buildEnv = { ...process.env, PUBLIC_SUPABASE_URL: apiUrl, SITE_URL: siteUrl, PORT: String(E2E.site) };
-buildIfStale('dist-test', buildEnv);
-
-console.log('\n=== size budgets');
-const pages = measure(resolve('dist-test'));
-for (const p of pages) {
-  const ok = p.bytes <= p.budget;
-  console.log(`${ok ? 'ok  ' : 'OVER'} ${p.route}  ${(p.bytes / 1024).toFixed(2)} KB / ${p.budget / 1024} KB`);
-  ok ? totals.passed++ : totals.failed++;
+let built = false;
+if (want('size') || want('e2e')) {
+  console.log('\n=== build');
+  try {
+    buildIfStale('dist-test', { ...process.env, PUBLIC_SUPABASE_URL: apiUrl, SITE_URL: siteUrl, PORT: String(E2E.site) });
+    built = true;
+  } catch (err) {
+    console.error(String(err));
+    failedSteps.push('build');
+  }
 }
 
-const dataDir = join(work, 'data');
-const stack = await startStack(
-  loadConfig(
-    { ...process.env, DATA_DIR: dataDir, RATE_LIMITS: 'off', SITE_URL: siteUrl, PORT: String(E2E.site), DATABASE_URL: '' },
-    { ports: { api: E2E.api, db: E2E.db, mailWeb: E2E.mailWeb, smtp: E2E.smtp } },
-  ),
-);
-const site = await startSiteServer({ dir: 'dist-test', port: E2E.site, supabaseUrl: apiUrl });
-const e2eReport = join(work, 'e2e.json');
-try {
-  run('e2e tests (Chromium)', 'node_modules/@playwright/test/cli.js', ['test', '--reporter=line,json'], {
-    E2E_BASE_URL: siteUrl,
-    E2E_SUPABASE_URL: apiUrl,
-    E2E_MAIL_API: `http://127.0.0.1:${E2E.mailWeb}/api/v1`,
-    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
-  });
-  if (existsSync(e2eReport)) {
-    const { stats } = JSON.parse(readFileSync(e2eReport, 'utf8'));
-    totals.passed += stats.expected + stats.flaky;
-    totals.failed += stats.unexpected;
-  } else totals.failed += 1;
-} finally {
-  await new Promise<void>((done) => site.close(() => done()));
-  await stack.stop();
+if (built && want('size')) {
+  console.log('\n=== size budgets (JS gzip a page loads without a user action)');
+  for (const p of measure(resolve('dist-test'))) {
+    const ok = p.bytes <= p.budget;
+    console.log(`${ok ? 'ok  ' : 'OVER'} ${p.route}  ${(p.bytes / 1024).toFixed(2)} KB / ${p.budget / 1024} KB`);
+    ok ? totals.passed++ : totals.failed++;
+  }
+}
+
+if (built && want('e2e')) await e2e();
+
+/** The build served as a CDN would, a fresh stack on PGlite, and Playwright against both. */
+async function e2e() {
+  const stack = await startStack(
+    loadConfig(
+      { ...process.env, DATA_DIR: join(work, 'data'), RATE_LIMITS: 'off', SITE_URL: siteUrl, PORT: String(E2E.site), DATABASE_URL: '' },
+      { ports: { api: E2E.api, db: E2E.db, mailWeb: E2E.mailWeb, smtp: E2E.smtp } },
+    ),
+  );
+  const site = await startSiteServer({ dir: 'dist-test', port: E2E.site, supabaseUrl: apiUrl });
+  const report = join(work, 'e2e.json');
+  try {
+    await run('e2e tests (Chromium)', 'node_modules/@playwright/test/cli.js', ['test', '--reporter=line,json'], {
+      E2E_BASE_URL: siteUrl,
+      E2E_SUPABASE_URL: apiUrl,
+      E2E_MAIL_API: `http://127.0.0.1:${E2E.mailWeb}/api/v1`,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+    });
+    if (existsSync(report)) {
+      const { stats } = JSON.parse(readFileSync(report, 'utf8'));
+      totals.passed += stats.expected + stats.flaky;
+      totals.failed += stats.unexpected;
+    } else totals.failed += 1;
+  } finally {
+    await new Promise<void>((done) => site.close(() => done()));
+    await stack.stop();
+  }
 }
 
 rmSync(work, { recursive: true, force: true });
