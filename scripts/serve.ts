@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 
 export interface SiteServerOptions {
   dir?: string;
@@ -44,6 +45,7 @@ export function startSiteServer(options: SiteServerOptions = {}): Promise<Server
     c.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
     if (c.req.path.startsWith('/_astro/')) c.header('Cache-Control', 'public, max-age=31536000, immutable');
   });
+  app.use('*', compress());
   app.use('*', serveStatic({ root }));
   app.notFound((c) => {
     let page = 'Page Not Found';
