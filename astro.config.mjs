@@ -15,7 +15,10 @@ export default defineConfig({
   output: 'static',
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'always' },
-  integrations: [react(), sitemap({ filter: (page) => !unlisted.some((path) => new URL(page).pathname.startsWith(path)) })],
+  integrations: [
+    react(),
+    sitemap({ filter: (page) => !unlisted.some((path) => new URL(page).pathname.startsWith(path)) }),
+  ],
   vite: { plugins: [tailwindcss()] },
   server: { host: '127.0.0.1', port },
 });

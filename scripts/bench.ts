@@ -22,7 +22,10 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 const dataDir = mkdtempSync(join(tmpdir(), 'signals-bench-'));
 const ports = { api: await freePort(), db: await freePort(), mailWeb: await freePort(), smtp: await freePort() };
 const stack = await startStack(
-  loadConfig({ ...process.env, DATA_DIR: dataDir, RATE_LIMITS: 'off' }, { ports, smtpUrl: `smtp://127.0.0.1:${ports.smtp}` }),
+  loadConfig(
+    { ...process.env, DATA_DIR: dataDir, RATE_LIMITS: 'off' },
+    { ports, smtpUrl: `smtp://127.0.0.1:${ports.smtp}` },
+  ),
 );
 const client = () =>
   createClient(stack.url, stack.config.anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
@@ -75,11 +78,15 @@ try {
   reads.sort((a, b) => a - b);
 
   console.log(`Local stack benchmark (${stack.ctx.db.kind}, ${process.arch}, Node ${process.versions.node})`);
-  console.log(`sign-in, 1 client (${SEQUENTIAL} runs):    p50 ${ms(percentile(sequential, 50))}  p99 ${ms(percentile(sequential, 99))}`);
+  console.log(
+    `sign-in, 1 client (${SEQUENTIAL} runs):    p50 ${ms(percentile(sequential, 50))}  p99 ${ms(percentile(sequential, 99))}`,
+  );
   console.log(
     `sign-in, ${CONCURRENCY} clients (${CONCURRENT_TOTAL} runs): p50 ${ms(percentile(concurrent, 50))}  p99 ${ms(percentile(concurrent, 99))}  ${(CONCURRENT_TOTAL / seconds).toFixed(1)} req/s`,
   );
-  console.log(`profile read, 1 client (${SEQUENTIAL} runs): p50 ${ms(percentile(reads, 50))}  p99 ${ms(percentile(reads, 99))}`);
+  console.log(
+    `profile read, 1 client (${SEQUENTIAL} runs): p50 ${ms(percentile(reads, 50))}  p99 ${ms(percentile(reads, 99))}`,
+  );
 } finally {
   await stack.stop();
   rmSync(dataDir, { recursive: true, force: true });

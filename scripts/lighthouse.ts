@@ -25,7 +25,7 @@ const chrome = await chromeLauncher.launch({
 try {
   console.log(`Lighthouse mobile, median of ${runs} runs\n${'page'.padEnd(20)} perf  a11y  best  seo`);
   for (const path of paths) {
-    const scores: Record<string, number[]> = {};
+    const scores = Object.fromEntries(categories.map((c) => [c, [] as number[]]));
     for (let i = 0; i < runs; i++) {
       const result = await lighthouse(`http://127.0.0.1:${port}${path}`, {
         port: chrome.port,
@@ -34,7 +34,7 @@ try {
         onlyCategories: [...categories],
       });
       for (const c of categories) {
-        (scores[c] ??= []).push(Math.round((result?.lhr.categories[c]?.score ?? 0) * 100));
+        scores[c].push(Math.round((result?.lhr.categories[c]?.score ?? 0) * 100));
       }
     }
     const row = categories.map((c) => String(median(scores[c])).padStart(4)).join('  ');

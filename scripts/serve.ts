@@ -1,7 +1,7 @@
 // Serves the built site (dist/) as a CDN would: static files, the 404 page with status 404, security headers.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import { type ServerType, serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';

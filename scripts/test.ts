@@ -47,8 +47,16 @@ async function run(step: string, bin: string, args: string[], env: NodeJS.Proces
 
 async function vitest(step: string, project: string, env: NodeJS.ProcessEnv = {}) {
   const out = join(work, `${step.replace(/\W+/g, '-')}.json`);
-  await run(step, 'node_modules/vitest/vitest.mjs', ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
-  if (!existsSync(out)) return void (totals.failed += 1);
+  await run(
+    step,
+    'node_modules/vitest/vitest.mjs',
+    ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    env,
+  );
+  if (!existsSync(out)) {
+    totals.failed += 1;
+    return;
+  }
   const report = JSON.parse(readFileSync(out, 'utf8'));
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
@@ -75,7 +83,12 @@ let built = false;
 if (want('size') || want('e2e')) {
   console.log('\n=== build');
   try {
-    buildIfStale('dist-test', { ...process.env, PUBLIC_SUPABASE_URL: apiUrl, SITE_URL: siteUrl, PORT: String(E2E.site) });
+    buildIfStale('dist-test', {
+      ...process.env,
+      PUBLIC_SUPABASE_URL: apiUrl,
+      SITE_URL: siteUrl,
+      PORT: String(E2E.site),
+    });
     built = true;
   } catch (err) {
     console.error(String(err));
@@ -98,7 +111,14 @@ if (built && want('e2e')) await e2e();
 async function e2e() {
   const stack = await startStack(
     loadConfig(
-      { ...process.env, DATA_DIR: join(work, 'data'), RATE_LIMITS: 'off', SITE_URL: siteUrl, PORT: String(E2E.site), DATABASE_URL: '' },
+      {
+        ...process.env,
+        DATA_DIR: join(work, 'data'),
+        RATE_LIMITS: 'off',
+        SITE_URL: siteUrl,
+        PORT: String(E2E.site),
+        DATABASE_URL: '',
+      },
       { ports: { api: E2E.api, db: E2E.db, mailWeb: E2E.mailWeb, smtp: E2E.smtp } },
     ),
   );

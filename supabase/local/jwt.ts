@@ -1,5 +1,5 @@
 // HS256 JWTs as GoTrue issues them and PostgREST verifies them.
-import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 
 const encoder = new TextEncoder();
 

@@ -1,8 +1,9 @@
 // Wires the services onto their ports; start and clean stop.
-import { serve, type ServerType } from '@hono/node-server';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { Hono } from 'hono';
+
 import { join } from 'node:path';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { type ServerType, serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import { authApp } from './auth/index.ts';
 import { DEMO_JWT_SECRET, loadConfig, type StackConfig } from './config.ts';
 import type { StackContext } from './context.ts';
@@ -53,7 +54,8 @@ async function withKeys(config: StackConfig): Promise<StackConfig> {
   const exp = 1983812996;
   return {
     ...config,
-    anonKey: process.env.SUPABASE_ANON_KEY ?? (await signJwt({ iss: 'supabase-demo', role: 'anon', exp }, config.jwtSecret)),
+    anonKey:
+      process.env.SUPABASE_ANON_KEY ?? (await signJwt({ iss: 'supabase-demo', role: 'anon', exp }, config.jwtSecret)),
     serviceRoleKey:
       process.env.SUPABASE_SERVICE_ROLE_KEY ??
       (await signJwt({ iss: 'supabase-demo', role: 'service_role', exp }, config.jwtSecret)),
