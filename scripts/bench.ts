@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { createClient } from '@supabase/supabase-js';
 import { loadConfig } from '../supabase/local/config.ts';
 import { startStack } from '../supabase/local/server.ts';
-import { freePort } from '../tests/integration/ports.ts';
+import { freePort } from './free-port.ts';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 100);
 const CONCURRENCY = 20;

@@ -4,8 +4,8 @@
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromiumArgs, chromiumPath } from '../playwright.config.ts';
-import { freePort } from '../tests/integration/ports.ts';
 import { buildIfStale } from './build.ts';
+import { freePort } from './free-port.ts';
 import { startSiteServer } from './serve.ts';
 
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/', '/faq', '/features'];

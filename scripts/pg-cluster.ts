@@ -10,10 +10,10 @@
 //     e.g. npx node scripts/pg-cluster.ts -- npx vitest run --project integration tests/integration/rest.test.ts
 import { execFile, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port.ts';
 
 const run = promisify(execFile);
 const SERVER_USER = 'postgres';
@@ -41,17 +41,6 @@ function findBinDir(): string {
     throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found: apt-get install postgresql');
   }
   return found;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 const isRoot = () => process.getuid?.() === 0;

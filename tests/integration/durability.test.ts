@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import { afterAll, expect, inject, test } from 'vitest';
+import { freePort } from '../../scripts/free-port.ts';
 import { DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/config.ts';
-import { freePort } from './ports.ts';
 
 const template = inject('template');
 const dataDir = mkdtempSync(join(tmpdir(), 'signals-kill-'));

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import postgres from 'postgres';
 import { inject } from 'vitest';
+import { freePort } from '../../scripts/free-port.ts';
 import { loadConfig, type StackConfig } from '../../supabase/local/config.ts';
 import { type RunningStack, startStack } from '../../supabase/local/server.ts';
-import { freePort } from './ports.ts';
 
 export { freePort };
 
