@@ -1,0 +1,18 @@
+import { createHash } from 'node:crypto';
+
+/** The CSP source that allows one inline script: `sha256-<base64 digest of its exact text>`. */
+export function scriptHash(code: string): `sha256-${string}` {
+  return `sha256-${createHash('sha256').update(code).digest('base64')}`;
+}
+
+interface CspContext {
+  csp?: { insertScriptHash(hash: `sha256-${string}`): void };
+}
+
+/**
+ * Adds an inline script's hash to the page's CSP <meta>. Call it from the page's own frontmatter: by the
+ * time a nested component renders, the <head> holding the policy is already written.
+ */
+export function allowInlineScript(astro: CspContext, code: string): void {
+  astro.csp?.insertScriptHash(scriptHash(code));
+}

@@ -1,0 +1,14 @@
+(() => {
+  const r = document.querySelector('[data-verification]'),
+    q = new URLSearchParams(location.search);
+  const v = r.querySelector(`[data-variant="${q.get('type') === 'user' ? 'user' : 'email'}"]`),
+    d = v.dataset;
+  if (v.hidden) {
+    for (const e of r.querySelectorAll('[data-variant]')) e.hidden = e !== v;
+    r.querySelector('h1').textContent = d.heading;
+    document.title = d.title;
+    document.querySelector('meta[name=description]')?.setAttribute('content', d.description);
+  }
+  for (const k of ['access_token', 'refresh_token', 'code', 'token', 'token_hash']) q.delete(k);
+  history.replaceState(history.state, '', location.pathname + (q.size ? `?${q}` : ''));
+})();
