@@ -1,10 +1,13 @@
 import type { StackConfig } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { TomlTable } from './project.ts';
 
 /** What every service of the stack is given. */
 export interface StackContext {
   config: StackConfig;
   db: Db;
   mailer: Mailer;
+  /** supabase/config.toml, parsed once at start. */
+  project: TomlTable;
 }

@@ -14,6 +14,7 @@ import { cors, limitBody, requireApiKey, securityHeaders } from './http.ts';
 import { signJwt } from './jwt.ts';
 import { startMailCatcher } from './mail/index.ts';
 import { createMailer } from './mail/mailer.ts';
+import { readProjectToml } from './project.ts';
 import { restApp } from './rest/index.ts';
 
 export interface RunningStack {
@@ -80,7 +81,7 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     dataDir: config.dataDir,
   });
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
-  const ctx: StackContext = { config, db, mailer };
+  const ctx: StackContext = { config, db, mailer, project: readProjectToml(config.supabaseDir) };
 
   let socket: PGLiteSocketServer | undefined;
   if (db.pglite) {

@@ -7,6 +7,7 @@ import { loadConfig, type StackConfig } from '../../supabase/local/config.ts';
 import type { StackContext } from '../../supabase/local/context.ts';
 import { functionsApp } from '../../supabase/local/functions/index.ts';
 import { signJwt } from '../../supabase/local/jwt.ts';
+import { readProjectToml } from '../../supabase/local/project.ts';
 import { freePort } from './stack.ts';
 
 let server: ServerType;
@@ -25,8 +26,8 @@ beforeAll(async () => {
       rateLimits: false,
     },
   );
-  // The host reads only the config; no database or mailer is involved.
-  const ctx = { config } as StackContext;
+  // The host reads only the config and config.toml; no database or mailer is involved.
+  const ctx = { config, project: readProjectToml(config.supabaseDir) } as StackContext;
   const app = new Hono();
   app.route('/functions/v1', functionsApp(ctx));
   await new Promise<void>((done) => {

@@ -13,7 +13,7 @@ import { verifyRoutes } from './routes/verify.ts';
 import { loadAuthSettings } from './settings.ts';
 
 export function authApp(stack: StackContext): Hono {
-  const settings = loadAuthSettings(stack.config);
+  const settings = loadAuthSettings(stack.config, stack.project);
   const limiter = new RateLimiter();
   const ctx: AuthContext = {
     db: stack.db,

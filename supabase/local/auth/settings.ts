@@ -1,9 +1,7 @@
 // The auth settings GoTrue reads from its environment, taken here from supabase/config.toml's [auth] tables
 // (as the Supabase CLI passes them) plus the stack's own URLs and keys.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'smol-toml';
 import type { StackConfig } from '../config.ts';
+import { type TomlTable, tomlTable as table } from '../project.ts';
 
 export interface AuthSettings {
   siteUrl: string;
@@ -79,12 +77,6 @@ export function parseDuration(value: unknown, fallback: number): number {
   return total;
 }
 
-type Table = Record<string, unknown>;
-
-function table(value: unknown): Table {
-  return value && typeof value === 'object' ? (value as Table) : {};
-}
-
 function num(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 }
@@ -93,9 +85,7 @@ function bool(value: unknown, fallback: boolean): boolean {
   return typeof value === 'boolean' ? value : fallback;
 }
 
-export function loadAuthSettings(config: StackConfig): AuthSettings {
-  const file = join(config.supabaseDir, 'config.toml');
-  const toml = existsSync(file) ? (parse(readFileSync(file, 'utf8')) as Table) : {};
+export function loadAuthSettings(config: StackConfig, toml: TomlTable): AuthSettings {
   const auth = table(toml.auth);
   const email = table(auth.email);
   const limits = table(auth.rate_limit);

@@ -70,7 +70,7 @@ function routeDepth(c: Context): number {
 
 export function functionsApp(ctx: StackContext): Hono {
   const functionsDir = join(ctx.config.supabaseDir, 'functions');
-  const settingsOf = readFunctionSettings(join(ctx.config.supabaseDir, 'config.toml'));
+  const settingsOf = readFunctionSettings(ctx.project);
   const env = envFrom(functionEnv(ctx.config));
   const loaded = new Map<string, Promise<FunctionHandler>>();
 

@@ -1,21 +1,18 @@
 // What the host gives each function: its [functions.<name>] settings and the environment Supabase sets.
-import { existsSync, readFileSync } from 'node:fs';
-import { parse } from 'smol-toml';
 import type { StackConfig } from '../config.ts';
+import { type TomlTable, tomlTable } from '../project.ts';
 
 export interface FunctionSettings {
   /** The relay checks the Authorization JWT first (Supabase's default: true). */
   verifyJwt: boolean;
 }
 
-/** Reads `[functions.<name>] verify_jwt` from config.toml; a missing file or entry means the defaults. */
-export function readFunctionSettings(configTomlPath: string): (name: string) => FunctionSettings {
-  const table = existsSync(configTomlPath)
-    ? ((parse(readFileSync(configTomlPath, 'utf8')).functions ?? {}) as Record<string, { verify_jwt?: unknown }>)
-    : {};
+/** `[functions.<name>] verify_jwt` from config.toml; a missing entry means the defaults. */
+export function readFunctionSettings(toml: TomlTable): (name: string) => FunctionSettings {
+  const functions = tomlTable(toml.functions);
   return (name) => {
-    const entry = Object.hasOwn(table, name) ? table[name] : undefined;
-    return { verifyJwt: typeof entry?.verify_jwt === 'boolean' ? entry.verify_jwt : true };
+    const entry = Object.hasOwn(functions, name) ? tomlTable(functions[name]) : {};
+    return { verifyJwt: typeof entry.verify_jwt === 'boolean' ? entry.verify_jwt : true };
   };
 }
 

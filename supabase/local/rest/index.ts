@@ -1,11 +1,9 @@
 // PostgREST's HTTP surface for the tables of schema `public`, mounted at /rest/v1.
 // request -> identify (JWT) -> parse + plan (schema cache) -> SQL with bind parameters -> one transaction
 // under the request's role -> the status, headers and body PostgREST would answer.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type Context, Hono } from 'hono';
-import { parse as parseToml } from 'smol-toml';
 import type { StackContext } from '../context.ts';
+import { type TomlTable, tomlTable } from '../project.ts';
 import { identify } from './auth.ts';
 import { type ApiError, errors, toApiError } from './errors.ts';
 import { execute, type RequestContext, type StatementResult } from './executor.ts';
@@ -26,14 +24,9 @@ import { buildMutation, buildRead, type MutatePlan, type ReadPlan } from './sql.
 const METHODS = new Set<string>(['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']);
 
 /** supabase/config.toml [api] max_rows: the most rows one read returns (PostgREST's db-max-rows). */
-function readMaxRows(supabaseDir: string): number | undefined {
-  try {
-    const toml = parseToml(readFileSync(join(supabaseDir, 'config.toml'), 'utf8')) as { api?: { max_rows?: unknown } };
-    const n = Number(toml.api?.max_rows);
-    return Number.isInteger(n) && n > 0 ? n : undefined;
-  } catch {
-    return undefined;
-  }
+function readMaxRows(toml: TomlTable): number | undefined {
+  const n = Number(tomlTable(toml.api).max_rows);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 function headerObject(headers: Headers): Record<string, string> {
@@ -77,7 +70,7 @@ function errorResponse(c: Context, err: ApiError): Response {
 export function restApp(ctx: StackContext): Hono {
   const app = new Hono();
   const cache = new SchemaCache(ctx.db);
-  const maxRows = readMaxRows(ctx.config.supabaseDir);
+  const maxRows = readMaxRows(ctx.project);
 
   app.all('/rpc/:fn', (c) => errorResponse(c, errors.noFunction(c.req.param('fn'))));
 
