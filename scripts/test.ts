@@ -12,7 +12,15 @@ import { startSiteServer } from './serve.ts';
 import { measure } from './size.ts';
 
 // Ports of the test run, apart from the ones `npm start` uses, so both can run at once.
-const E2E = { site: 4331, api: 55321, db: 55322, mailWeb: 55324, smtp: 55325 };
+// TEST_SITE_PORT and TEST_API_PORT move them (the database and mail ports follow the API's, as 54321 → 54322…).
+const testApiPort = Number(process.env.TEST_API_PORT ?? 55321);
+const E2E = {
+  site: Number(process.env.TEST_SITE_PORT ?? 4331),
+  api: testApiPort,
+  db: testApiPort + 1,
+  mailWeb: testApiPort + 3,
+  smtp: testApiPort + 4,
+};
 const siteUrl = `http://127.0.0.1:${E2E.site}`;
 const apiUrl = `http://127.0.0.1:${E2E.api}`;
 
@@ -62,12 +70,19 @@ async function vitest(step: string, project: string, env: NodeJS.ProcessEnv = {}
   totals.failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
 }
 
-// `npm test -- e2e size` runs only the named steps: unit, integration, postgres, size, e2e.
+// `npm test -- e2e size` runs only the named steps: check, unit, integration, postgres, size, e2e.
 const only = new Set(process.argv.slice(2));
 const want = (step: string) => only.size === 0 || only.has(step);
 
 chromium();
 
+// Types and lint first: an error there fails the run (Biome's warnings do not).
+if (want('check')) {
+  (await run('types (astro check)', 'node_modules/astro/bin/astro.mjs', ['check'])) ? totals.passed++ : totals.failed++;
+  (await run('lint and format (Biome)', 'node_modules/@biomejs/biome/bin/biome', ['check', '.']))
+    ? totals.passed++
+    : totals.failed++;
+}
 if (want('unit')) await vitest('unit tests', 'unit');
 if (want('integration')) await vitest('integration tests on PGlite', 'integration');
 if (want('postgres')) {

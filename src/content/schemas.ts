@@ -74,6 +74,8 @@ export const siteSchema = z.strictObject({
     signOut: text,
     signedInAs: text,
     quickLinks: text,
+    notifications: text,
+    dismissNotification: text,
   }),
   auth: z.strictObject({ signInHref: href, signUpHref: href, dashboardHref: href }),
   disclaimer: text,

@@ -1,15 +1,27 @@
+import type { AuthChangeEvent, Session, User } from '@supabase/supabase-js';
 import { atom } from 'nanostores';
 
 export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
 export interface AuthState {
   status: AuthStatus;
   email?: string;
+  /** Set once supabase-js runs on the page (src/stores/supabase.ts); pages without it read storage only. */
+  session?: Session | null;
+  user?: User | null;
+  /** The last auth event supabase-js reported, e.g. PASSWORD_RECOVERY. */
+  event?: AuthChangeEvent;
 }
 
 /** Auth state for UI; 'loading' until the stored session has been read in the browser. */
 export const $auth = atom<AuthState>({ status: 'loading' });
 
-export const SUPABASE_URL: string = import.meta.env.PUBLIC_SUPABASE_URL ?? 'http://127.0.0.1:54321';
+export const SUPABASE_URL: string = import.meta.env.PUBLIC_SUPABASE_URL || 'http://127.0.0.1:54321';
+
+/** The public key the browser sends: the publishable key, else the legacy anon JWT, else the local stack's. */
+export const SUPABASE_KEY: string =
+  import.meta.env.PUBLIC_SUPABASE_PUBLISHABLE_KEY ||
+  import.meta.env.PUBLIC_SUPABASE_ANON_KEY ||
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
 
 /** supabase-js's localStorage key for a project URL, e.g. http://127.0.0.1:54321 -> sb-127-auth-token. */
 export function sessionStorageKey(url: string = SUPABASE_URL): string {
@@ -40,13 +52,33 @@ export function readStoredSession(
   }
 }
 
+/** $auth from what supabase-js reports: an auth event and the session it carries. */
+export function authFromSession(event: AuthChangeEvent, session: Session | null): AuthState {
+  const user = session?.user ?? null;
+  return {
+    status: session ? 'signed-in' : 'signed-out',
+    ...(user?.email ? { email: user.email } : {}),
+    session,
+    user,
+    event,
+  };
+}
+
+/** True once supabase-js feeds $auth; storage reads then stand aside. */
+let clientOwnsAuth = false;
+export function markClientOwnsAuth(): void {
+  clientOwnsAuth = true;
+}
+
 /** Sets $auth from storage; call once in the browser. Follows sign-in/out in other tabs. */
 let listening = false;
 export function loadStoredAuth(): void {
+  if (clientOwnsAuth) return;
   $auth.set(readStoredSession());
   if (listening) return;
   listening = true;
   addEventListener('storage', (event) => {
+    if (clientOwnsAuth) return;
     if (event.key === null || event.key === sessionStorageKey()) $auth.set(readStoredSession());
   });
 }

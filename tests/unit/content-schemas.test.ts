@@ -70,6 +70,8 @@ const site = {
     signOut: 'Sign Out',
     signedInAs: 'Signed in as',
     quickLinks: 'Quick Links',
+    notifications: 'Notifications',
+    dismissNotification: 'Dismiss notification',
   },
   auth: { signInHref: '/auth?tab=signin', signUpHref: '/auth?tab=signup', dashboardHref: '/dashboard' },
   disclaimer: 'Profits shown in demos are not guaranteed.',

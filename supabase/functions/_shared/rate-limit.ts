@@ -1,4 +1,8 @@
-// Per-key (per-IP) fixed-window counters kept in the function's memory.
+// Per-key (per-IP) fixed-window rate limits for the functions.
+import type { Env } from './env.ts';
+import { rateLimitsEnabled } from './env.ts';
+import { errorResponse } from './http.ts';
+
 export interface RateLimitRule {
   /** Requests allowed per window. */
   max: number;
@@ -8,13 +12,34 @@ export interface RateLimitRule {
 export type RateLimitResult = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
-  hit(key: string): RateLimitResult;
+  hit(key: string): RateLimitResult | Promise<RateLimitResult>;
+}
+
+/**
+ * The limiter a function uses: `name` keeps its counters apart from other functions'.
+ * Every function gets its limiter here, so where the counters live is decided in one place.
+ */
+export function functionRateLimiter(env: Env, name: string, rule: RateLimitRule): RateLimiter {
+  const memory = createRateLimiter(rule, { enabled: rateLimitsEnabled(env) });
+  return { hit: (key) => memory.hit(`${name}:${key}`) };
+}
+
+/** 429 with a clear message and Retry-After when `key` is over the limit; undefined when it may go on. */
+export async function refuseOverLimit(limiter: RateLimiter, key: string): Promise<Response | undefined> {
+  const limit = await limiter.hit(key);
+  if (limit.ok) return undefined;
+  return errorResponse(
+    429,
+    tooManyRequestsMessage(limit.retryAfterSeconds),
+    {},
+    { 'Retry-After': String(limit.retryAfterSeconds) },
+  );
 }
 
 export function createRateLimiter(
   rule: RateLimitRule,
   options: { enabled?: boolean; now?: () => number } = {},
-): RateLimiter {
+): { hit(key: string): RateLimitResult } {
   const { enabled = true, now = Date.now } = options;
   const windows = new Map<string, { start: number; count: number }>();
   let lastSweep = now();

@@ -3,10 +3,10 @@ import { createClient } from '@supabase/supabase-js';
 import { runInBackground } from '../_shared/background.ts';
 import { clientIp, userAgent } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
-import { type Env, rateLimitsEnabled, requireEnv, runtimeEnv } from '../_shared/env.ts';
+import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
 import { errorResponse, json, methodNotAllowed, readJsonObject } from '../_shared/http.ts';
 import { createMailer } from '../_shared/mail.ts';
-import { createRateLimiter, type RateLimitRule, tooManyRequestsMessage } from '../_shared/rate-limit.ts';
+import { functionRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
 import { honeypotFilled, validateContact } from '../_shared/schemas.ts';
 import { type ContactDeps, deliverPending, submitContact } from './contact.ts';
 
@@ -17,7 +17,7 @@ export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
 export const FAILURE_MESSAGE = 'Failed to send message. Please try again.';
 
 export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
-  const limiter = createRateLimiter(RATE_LIMIT, { enabled: rateLimitsEnabled(env) });
+  const limiter = functionRateLimiter(env, 'send-contact-email', RATE_LIMIT);
   let deps: ContactDeps | undefined;
   const getDeps = (): ContactDeps => {
     deps ??= {
@@ -35,17 +35,8 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     if (req.method !== 'POST') return methodNotAllowed(['POST']);
 
     const ip = clientIp(req);
-    const limit = limiter.hit(ip);
-    if (!limit.ok) {
-      return errorResponse(
-        429,
-        tooManyRequestsMessage(limit.retryAfterSeconds),
-        {},
-        {
-          'Retry-After': String(limit.retryAfterSeconds),
-        },
-      );
-    }
+    const refused = await refuseOverLimit(limiter, ip);
+    if (refused) return refused;
 
     const body = await readJsonObject(req);
     if (!body.ok) return body.response;
