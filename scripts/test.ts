@@ -71,7 +71,10 @@ async function vitest(step: string, project: string, env: NodeJS.ProcessEnv = {}
 }
 
 // `npm test -- e2e size` runs only the named steps: check, unit, integration, postgres, size, e2e.
-const only = new Set(process.argv.slice(2));
+// Arguments that name spec files (`npm test -- e2e tests/e2e/auth.spec.ts`) narrow the e2e step to them.
+const args = process.argv.slice(2);
+const specs = args.filter((a) => a.includes('/') || a.endsWith('.ts'));
+const only = new Set(args.filter((a) => !specs.includes(a)));
 const want = (step: string) => only.size === 0 || only.has(step);
 
 chromium();
@@ -140,12 +143,17 @@ async function e2e() {
   const site = await startSiteServer({ dir: 'dist-test', port: E2E.site, supabaseUrl: apiUrl });
   const report = join(work, 'e2e.json');
   try {
-    await run('e2e tests (Chromium)', 'node_modules/@playwright/test/cli.js', ['test', '--reporter=line,json'], {
-      E2E_BASE_URL: siteUrl,
-      E2E_SUPABASE_URL: apiUrl,
-      E2E_MAIL_API: `http://127.0.0.1:${E2E.mailWeb}/api/v1`,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-    });
+    await run(
+      'e2e tests (Chromium)',
+      'node_modules/@playwright/test/cli.js',
+      ['test', '--reporter=line,json', ...specs],
+      {
+        E2E_BASE_URL: siteUrl,
+        E2E_SUPABASE_URL: apiUrl,
+        E2E_MAIL_API: `http://127.0.0.1:${E2E.mailWeb}/api/v1`,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+      },
+    );
     if (existsSync(report)) {
       const { stats } = JSON.parse(readFileSync(report, 'utf8'));
       totals.passed += stats.expected + stats.flaky;
