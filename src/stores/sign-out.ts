@@ -1,0 +1,30 @@
+// Sign Out for the header (every page) and the signed-in sidebar. supabase-js is loaded here on demand,
+// so pages without islands ship none of it until the button is pressed.
+import { queueToast, toast } from './toasts.ts';
+
+export interface SignOutTexts {
+  signedOutTitle: string;
+  signedOutDescription: string;
+  failedTitle: string;
+  failedDescription: string;
+}
+
+/**
+ * Signs out (supabase-js ignores the server's 401, 403 and 404 and clears the local session anyway),
+ * then goes to / replacing history and reloads; the toast waits for the new page.
+ * Any other failure keeps the session and shows the destructive toast.
+ */
+export async function signOut(texts: SignOutTexts): Promise<boolean> {
+  try {
+    const { supabase } = await import('./supabase.ts');
+    const { error } = await supabase().auth.signOut();
+    if (error) throw error;
+  } catch (err) {
+    console.error('Sign out failed:', err);
+    toast({ title: texts.failedTitle, description: texts.failedDescription, variant: 'destructive' });
+    return false;
+  }
+  queueToast({ title: texts.signedOutTitle, description: texts.signedOutDescription });
+  location.replace('/');
+  return true;
+}
