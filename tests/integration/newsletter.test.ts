@@ -130,6 +130,16 @@ describe('newsletter-signup', () => {
     expect(await mailsTo(t, email)).toHaveLength(1);
   });
 
+  test('five sign-ups of one new address at once (in mixed case): one row, one mail, five equal answers', async () => {
+    const email = address();
+    const variants = [email, email.toUpperCase(), email, ` ${email}`, email.replace('reader', 'READER')];
+    const answers = await Promise.all(variants.map((e) => signUp(t, { email: e })));
+    expect(answers.map((a) => [a.error, a.data])).toEqual(variants.map(() => [null, { success: true }]));
+    expect(await rows(t, email)).toHaveLength(1);
+    await t.mail.waitFor(email);
+    expect(await mailsTo(t, email)).toHaveLength(1);
+  });
+
   test('after an hour a pending address gets one new link, and the old link no longer works', async () => {
     const email = address();
     await signUp(t, { email });
