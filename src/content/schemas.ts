@@ -239,9 +239,14 @@ export const cardGroupSchema = z.strictObject({
   cards: z.array(linkCardSchema).min(1),
 });
 
-/** The two /newsletter-verified variants: content/verification/{email,user}.md; the body is the message. */
+/**
+ * The /newsletter-verified variants: content/verification/{email,user,expired,invalid}.md; the body is the
+ * message. `symbol` is the mark above the heading (a tick unless given).
+ */
+export const verificationVariants = ['email', 'user', 'expired', 'invalid'] as const;
 export const verificationSchema = z.strictObject({
-  variant: z.enum(['email', 'user']),
+  variant: z.enum(verificationVariants),
+  symbol: z.string().trim().min(1).max(2).optional(),
   title: text,
   description: pageSchema.shape.description,
   heading: text,

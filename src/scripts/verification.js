@@ -1,11 +1,14 @@
 (() => {
   const r = document.querySelector('[data-verification]'),
-    q = new URLSearchParams(location.search);
-  const v = r.querySelector(`[data-variant="${q.get('type') === 'user' ? 'user' : 'email'}"]`),
+    q = new URLSearchParams(location.search),
+    s = q.get('status');
+  const n = q.get('type') === 'user' ? 'user' : s === 'expired' || s === 'invalid' ? s : 'email';
+  const v = r.querySelector(`[data-variant="${n}"]`),
     d = v.dataset;
   if (v.hidden) {
     for (const e of r.querySelectorAll('[data-variant]')) e.hidden = e !== v;
     r.querySelector('h1').textContent = d.heading;
+    r.querySelector('[data-mark]').textContent = d.symbol;
     document.title = d.title;
     document.querySelector('meta[name=description]')?.setAttribute('content', d.description);
   }

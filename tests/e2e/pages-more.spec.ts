@@ -212,7 +212,6 @@ test('/auth and the other island pages leave an empty mount point', async ({ pag
     ['/quiz', 'quiz'],
     ['/news', 'news-feed'],
     ['/investing-news', 'investing-news'],
-    ['/contact-us', 'contact-form'],
     ['/dashboard', 'dashboard'],
   ]) {
     await page.goto(path);

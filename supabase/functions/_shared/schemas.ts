@@ -1,67 +1,46 @@
-// Payload schemas shared by the functions and the site's forms: one source of truth for every input rule.
-// Plain zod only (no Deno or Node APIs) so the browser bundle can import it too.
+// Payload schemas of the functions, built from the rules in form-rules.ts that the site's forms check with:
+// one source of truth for every input rule. Plain zod only (no Deno or Node APIs).
 import { z } from 'zod';
+import {
+  contactRules,
+  DEFAULT_CONTACT_SUBJECT,
+  EMAIL_PATTERN,
+  emailRule,
+  type FieldRule,
+  messages,
+} from './form-rules.ts';
 
-/** Input limits, the same in forms and functions (characters). */
-export const LIMITS = {
-  name: 100,
-  email: 254,
-  subject: 200,
-  message: 5000,
-} as const;
+export { DEFAULT_CONTACT_SUBJECT, honeypotFilled, LIMITS } from './form-rules.ts';
 
-export const DEFAULT_CONTACT_SUBJECT = 'New Contact Form Submission';
-
-// Postgres text cannot hold NUL, and no other control character belongs in a form field.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
-/** One-line fields: control characters removed, runs of whitespace (newlines included) made one space. */
-const oneLine = (s: string) => s.replace(CONTROL_CHARS, '').replace(/\s+/g, ' ');
-/** Multi-line fields keep newlines and tabs. */
-const multiLine = (s: string) => s.replace(CONTROL_CHARS, '').replace(/\r\n?/g, '\n');
-
-const count = (n: number) => n.toLocaleString('en-US');
-
-/** A text field: `label` names it in every message. */
-function text(label: string, max: number, clean: (s: string) => string) {
+/** A text field from its rule in form-rules.ts: the same cleaning, limits and messages as the forms. */
+function text(rule: FieldRule) {
   return z
     .string({
       error: (iss) =>
-        iss.input === undefined || iss.input === null ? `${label} is required.` : `${label} must be text.`,
+        iss.input === undefined || iss.input === null ? messages.required(rule.label) : messages.notText(rule.label),
     })
-    .overwrite(clean)
+    .overwrite(rule.clean)
     .trim()
-    .max(max, `${label} must be at most ${count(max)} characters.`);
+    .max(rule.max, messages.tooLong(rule.label, rule.max));
 }
 
-const required = (label: string, max: number, clean: (s: string) => string) =>
-  text(label, max, clean).min(1, `${label} is required.`);
+const required = (rule: FieldRule) => text(rule).min(1, messages.required(rule.label));
 
-export const emailSchema = required('Email', LIMITS.email, oneLine).pipe(
-  z.email({ error: 'Email must be a valid email address.' }),
-);
+export const emailSchema = required(emailRule).pipe(z.email({ pattern: EMAIL_PATTERN, error: messages.invalidEmail }));
 
 export const contactSchema = z.object({
-  name: required('Name', LIMITS.name, oneLine),
+  name: required(contactRules.name),
   email: emailSchema,
-  subject: text('Subject', LIMITS.subject, oneLine)
+  subject: text(contactRules.subject)
     .nullish()
     .transform((s) => s || DEFAULT_CONTACT_SUBJECT),
-  message: required('Message', LIMITS.message, multiLine),
+  message: required(contactRules.message),
   /** Honeypot: people leave it empty; see `honeypotFilled`. */
   website: z.unknown().optional(),
 });
 
 export type ContactPayload = z.input<typeof contactSchema>;
 export type ContactInput = Omit<z.output<typeof contactSchema>, 'website'>;
-
-/** Every honeypot field is named `website`: anything in it means a robot filled the form. */
-export function honeypotFilled(payload: unknown): boolean {
-  if (typeof payload !== 'object' || payload === null) return false;
-  const value = (payload as { website?: unknown }).website;
-  if (value === undefined || value === null || value === false) return false;
-  return typeof value !== 'string' || value.trim() !== '';
-}
 
 export type Validation<T> = { ok: true; data: T } | { ok: false; field: string; error: string };
 
@@ -81,4 +60,32 @@ export function validateContact(input: unknown): Validation<ContactInput> {
   if (!result.ok) return result;
   const { website: _honeypot, ...data } = result.data;
   return { ok: true, data };
+}
+
+/**
+ * The newsletter payload: email, clientIP, userAgent, timestamp. Only the email is used; the server takes
+ * the address and user agent from the request itself, so the client's values are checked for shape and dropped.
+ */
+export const newsletterSchema = z.object({
+  email: emailSchema,
+  clientIP: z.string({ error: 'clientIP must be text.' }).max(64, 'clientIP must be at most 64 characters.').nullish(),
+  userAgent: z
+    .string({ error: 'userAgent must be text.' })
+    .max(1000, 'userAgent must be at most 1,000 characters.')
+    .nullish(),
+  timestamp: z
+    .union([z.string().max(64), z.number()], { error: 'timestamp must be a date string or a number.' })
+    .nullish(),
+  /** Honeypot: people leave it empty; see `honeypotFilled`. */
+  website: z.unknown().optional(),
+});
+
+export type NewsletterPayload = z.input<typeof newsletterSchema>;
+export interface NewsletterInput {
+  email: string;
+}
+
+export function validateNewsletter(input: unknown): Validation<NewsletterInput> {
+  const result = validate(newsletterSchema, input);
+  return result.ok ? { ok: true, data: { email: result.data.email } } : result;
 }

@@ -5,7 +5,7 @@ import { clientIp, userAgent } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
 import { errorResponse, json, methodNotAllowed, readJsonObject } from '../_shared/http.ts';
-import { createMailer } from '../_shared/mail.ts';
+import { mailerFromEnv } from '../_shared/mail.ts';
 import { functionRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
 import { honeypotFilled, validateContact } from '../_shared/schemas.ts';
 import { type ContactDeps, deliverPending, submitContact } from './contact.ts';
@@ -24,7 +24,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       db: createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
         auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       }),
-      mailer: createMailer({ smtpUrl: requireEnv(env, 'SMTP_URL'), from: requireEnv(env, 'MAIL_FROM') }),
+      mailer: mailerFromEnv(env),
       inbox: requireEnv(env, 'CONTACT_INBOX'),
     };
     return deps;

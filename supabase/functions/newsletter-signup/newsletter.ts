@@ -1,0 +1,210 @@
+// Newsletter double opt-in: a pending row with the SHA-256 of a random, expiring token; a mail whose link
+// verifies the address. Signing up again never adds a row nor tells whether the address is known: the caller
+// answers the same, and at most one more mail goes out per address per hour (none once verified).
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Mailer, OutgoingMail } from '../_shared/mail.ts';
+
+export const TABLE = 'newsletter_subscribers';
+export const FUNCTION_NAME = 'newsletter-signup';
+
+/** How long a verification link works. */
+export const TOKEN_TTL_MS = 24 * 60 * 60_000;
+/** A pending address gets another verification mail only after this long. */
+export const RESEND_AFTER_MS = 60 * 60_000;
+
+/** 32 random bytes in base64url: 43 characters. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export interface NewsletterDeps {
+  /** supabase-js with the service_role key (the table is closed to anon and authenticated). */
+  db: SupabaseClient;
+  mailer: Mailer;
+  /** The site, for the landing page (SITE_URL). */
+  siteUrl: string;
+  /** The Supabase API, for the verification link (SUPABASE_URL). */
+  apiUrl: string;
+  now?: () => Date;
+}
+
+export interface RequestMeta {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** What a sign-up did; the caller answers the same for all three. */
+export type SignupOutcome = 'mailed' | 'already-verified' | 'recently-mailed';
+/** Where a verification link leads. */
+export type VerifyOutcome = 'verified' | 'expired' | 'invalid';
+
+/** The sign-up was stored (or already there) but its verification mail could not be sent. */
+export class MailFailedError extends Error {
+  override name = 'MailFailedError';
+}
+
+interface SubscriberRow {
+  id: string;
+  status: 'pending' | 'verified';
+  verify_sent_at: string | null;
+  verify_expires_at: string | null;
+}
+
+function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Lower-case hex SHA-256 of a token: what the table stores instead of the token. */
+export async function hashToken(token: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export async function newToken(): Promise<{ token: string; hash: string }> {
+  const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  return { token, hash: await hashToken(token) };
+}
+
+export function isTokenShaped(token: string | null | undefined): token is string {
+  return typeof token === 'string' && TOKEN_SHAPE.test(token);
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** The link in the mail: a GET on this function, which verifies and redirects to the site. */
+export function verifyLink(apiUrl: string, token: string): string {
+  return `${trimSlash(apiUrl)}/functions/v1/${FUNCTION_NAME}?token=${encodeURIComponent(token)}`;
+}
+
+/** The page a verification link lands on: /newsletter-verified, with ?status= when it did not verify. */
+export function landingUrl(siteUrl: string, outcome: VerifyOutcome): string {
+  const base = `${trimSlash(siteUrl)}/newsletter-verified`;
+  return outcome === 'verified' ? base : `${base}?status=${outcome}`;
+}
+
+export function verificationMail(to: string, link: string): OutgoingMail {
+  const hours = Math.round(TOKEN_TTL_MS / 3_600_000);
+  return {
+    to,
+    subject: 'Confirm your SignalOne newsletter subscription',
+    text: [
+      'Thanks for subscribing to the SignalOne newsletter.',
+      '',
+      'Confirm your email address to start receiving signal updates and market insights:',
+      link,
+      '',
+      `The link works for ${hours} hours. If you did not sign up, ignore this email and nothing will be sent to you.`,
+      '',
+    ].join('\n'),
+    html: [
+      '<p>Thanks for subscribing to the SignalOne newsletter.</p>',
+      '<p>Confirm your email address to start receiving signal updates and market insights:</p>',
+      `<p><a href="${link}">Confirm my subscription</a></p>`,
+      `<p>The link works for ${hours} hours. If you did not sign up, ignore this email and nothing will be sent to you.</p>`,
+    ].join('\n'),
+  };
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+async function findByEmail(deps: NewsletterDeps, email: string): Promise<SubscriberRow | null> {
+  const { data, error } = await deps.db
+    .from(TABLE)
+    .select('id, status, verify_sent_at, verify_expires_at')
+    .eq('email_key', email.toLowerCase())
+    .maybeSingle();
+  if (error) throw new Error(`Could not read newsletter subscribers: ${error.message}`);
+  return data as SubscriberRow | null;
+}
+
+/** Sends the mail; on failure frees the hourly slot again, so that trying again later sends at once. */
+async function mailOrRelease(deps: NewsletterDeps, id: string, email: string, token: string): Promise<void> {
+  try {
+    await deps.mailer.send(verificationMail(email, verifyLink(deps.apiUrl, token)));
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    const { error } = await deps.db.from(TABLE).update({ verify_sent_at: null }).eq('id', id);
+    if (error) console.error(`newsletter ${id}: could not release the mail slot: ${error.message}`);
+    throw new MailFailedError(`Verification mail failed: ${reason}`);
+  }
+}
+
+/**
+ * Stores a pending sign-up (or finds the address, compared case-insensitively) and mails a verification link
+ * when one is due. Throws when nothing could be stored, and MailFailedError when the mail failed.
+ */
+export async function subscribe(email: string, meta: RequestMeta, deps: NewsletterDeps): Promise<SignupOutcome> {
+  const now = (deps.now ?? (() => new Date()))();
+  const expires = new Date(now.getTime() + TOKEN_TTL_MS).toISOString();
+  // Two tries: a concurrent first sign-up of the same address makes our insert lose; the second pass finds it.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const existing = await findByEmail(deps, email);
+    const { token, hash } = await newToken();
+    if (!existing) {
+      const { data, error } = await deps.db
+        .from(TABLE)
+        .insert({
+          email,
+          status: 'pending',
+          verify_token_hash: hash,
+          verify_expires_at: expires,
+          verify_sent_at: now.toISOString(),
+          ip: meta.ip,
+          user_agent: meta.userAgent,
+        })
+        .select('id')
+        .single();
+      if (error?.code === UNIQUE_VIOLATION) continue;
+      if (error || !data) throw new Error(`Could not store the sign-up: ${error?.message ?? 'no row returned'}`);
+      await mailOrRelease(deps, (data as { id: string }).id, email, token);
+      return 'mailed';
+    }
+    if (existing.status === 'verified') return 'already-verified';
+    const sentAt = existing.verify_sent_at ? Date.parse(existing.verify_sent_at) : Number.NaN;
+    if (now.getTime() - sentAt < RESEND_AFTER_MS) return 'recently-mailed';
+    // Claim the slot with the value read, so that two requests at once send one mail between them.
+    let claim = deps.db
+      .from(TABLE)
+      .update({
+        verify_token_hash: hash,
+        verify_expires_at: expires,
+        verify_sent_at: now.toISOString(),
+        ip: meta.ip,
+        user_agent: meta.userAgent,
+      })
+      .eq('id', existing.id)
+      .eq('status', 'pending');
+    claim = existing.verify_sent_at
+      ? claim.eq('verify_sent_at', existing.verify_sent_at)
+      : claim.is('verify_sent_at', null);
+    const { data, error } = await claim.select('id');
+    if (error) throw new Error(`Could not update the sign-up: ${error.message}`);
+    if (data?.length !== 1) return 'recently-mailed';
+    await mailOrRelease(deps, existing.id, email, token);
+    return 'mailed';
+  }
+  throw new Error('Could not store the sign-up: the address kept changing');
+}
+
+/** Verifies the address a link's token belongs to. A link used twice still lands on "verified". */
+export async function verify(token: string | null, deps: NewsletterDeps): Promise<VerifyOutcome> {
+  if (!isTokenShaped(token)) return 'invalid';
+  const now = (deps.now ?? (() => new Date()))();
+  const { data, error } = await deps.db
+    .from(TABLE)
+    .select('id, status, verify_sent_at, verify_expires_at')
+    .eq('verify_token_hash', await hashToken(token))
+    .maybeSingle();
+  if (error) throw new Error(`Could not read newsletter subscribers: ${error.message}`);
+  const row = data as SubscriberRow | null;
+  if (!row) return 'invalid';
+  if (row.status === 'verified') return 'verified';
+  if (!row.verify_expires_at || Date.parse(row.verify_expires_at) <= now.getTime()) return 'expired';
+  const update = await deps.db
+    .from(TABLE)
+    .update({ status: 'verified', verified_at: now.toISOString() })
+    .eq('id', row.id)
+    .eq('status', 'pending');
+  if (update.error) throw new Error(`Could not verify the sign-up: ${update.error.message}`);
+  return 'verified';
+}

@@ -1,0 +1,38 @@
+// The stack's mail catcher, as e2e tests read it (E2E_MAIL_API: its Mailpit-compatible API).
+import { expect } from '@playwright/test';
+
+const MAIL_API = process.env.E2E_MAIL_API ?? 'http://127.0.0.1:54324/api/v1';
+
+export interface CaughtMail {
+  ID: string;
+  To: { Name: string; Address: string }[];
+  ReplyTo: { Name: string; Address: string }[];
+  Subject: string;
+  Text: string;
+  HTML: string;
+}
+
+/** Waits for the newest mail matching `match` and returns it in full. */
+export async function waitForMail(match: (m: CaughtMail) => boolean, timeoutMs = 20_000): Promise<CaughtMail> {
+  let found: CaughtMail | undefined;
+  await expect
+    .poll(
+      async () => {
+        const list = (await (await fetch(`${MAIL_API}/messages`)).json()) as { messages: CaughtMail[] };
+        for (const summary of list.messages) {
+          const full = (await (await fetch(`${MAIL_API}/message/${summary.ID}`)).json()) as CaughtMail;
+          if (match(full)) {
+            found = full;
+            return true;
+          }
+        }
+        return false;
+      },
+      { timeout: timeoutMs, message: 'the expected mail to arrive' },
+    )
+    .toBe(true);
+  return found as CaughtMail;
+}
+
+export const sentTo = (address: string) => (m: CaughtMail) =>
+  m.To.some((to) => to.Address.toLowerCase() === address.toLowerCase());
