@@ -31,6 +31,8 @@ const PREAMBLE =
   "pg_catalog.set_config('request.path', $5::text, true), " +
   "pg_catalog.set_config('request.headers', $6::text, true), " +
   "pg_catalog.set_config('request.cookies', $7::text, true)";
+// GET and HEAD of a function, like PostgREST's read-only transactions: a write in it fails with 25006.
+const READ_ONLY_PREAMBLE = `${PREAMBLE}, pg_catalog.set_config('transaction_read_only', 'on', true)`;
 
 interface RawResult {
   total: string | null;
@@ -47,9 +49,10 @@ export async function execute(
   ctx: RequestContext,
   stmt: Statement,
   check?: (result: StatementResult) => void,
+  options: { readOnly?: boolean } = {},
 ): Promise<StatementResult> {
   return db.transaction(async (tx) => {
-    await tx.query(PREAMBLE, [
+    await tx.query(options.readOnly ? READ_ONLY_PREAMBLE : PREAMBLE, [
       'public, extensions',
       ctx.identity.role,
       JSON.stringify(ctx.identity.claims),

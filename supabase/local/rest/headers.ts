@@ -10,6 +10,8 @@ export interface Preferences {
   maxAffected?: number;
   tx?: 'commit' | 'rollback';
   timezone?: string;
+  /** params=single-object: an RPC's whole JSON body is its one json/jsonb argument. */
+  params?: 'single-object';
   /** Preferences not understood; an error only with handling=strict. */
   invalid: string[];
 }
@@ -39,6 +41,8 @@ export function parsePrefer(values: string[]): Preferences {
       prefs.maxAffected = Number(value);
     } else if (key === 'tx' && (value === 'commit' || value === 'rollback')) {
       prefs.tx = value;
+    } else if (key === 'params' && value === 'single-object') {
+      prefs.params = value;
     } else if (key === 'timezone' && value) {
       prefs.timezone = value;
     } else {

@@ -18,8 +18,10 @@ import {
   parseRangeHeader,
 } from './headers.ts';
 import { type Method, planRequest } from './plan.ts';
+import { planCall } from './plan-call.ts';
+import { RoutineCache } from './routines.ts';
 import { SchemaCache } from './schema.ts';
-import { buildMutation, buildRead, type MutatePlan, type ReadPlan } from './sql.ts';
+import { buildCall, buildMutation, buildRead, type CallPlan, type MutatePlan, type ReadPlan } from './sql.ts';
 
 const METHODS = new Set<string>(['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']);
 
@@ -70,9 +72,57 @@ function errorResponse(c: Context, err: ApiError): Response {
 export function restApp(ctx: StackContext): Hono {
   const app = new Hono();
   const cache = new SchemaCache(ctx.db);
+  const routines = new RoutineCache(ctx.db);
   const maxRows = readMaxRows(ctx.project);
 
-  app.all('/rpc/:fn', (c) => errorResponse(c, errors.noFunction(c.req.param('fn'))));
+  app.all('/rpc/:fn', async (c) => {
+    const method = c.req.method.toUpperCase();
+    const fn = c.req.param('fn');
+    let authed = false;
+    try {
+      if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') throw errors.unsupportedMethod(method);
+      checkProfile(method === 'POST' ? c.req.header('content-profile') : c.req.header('accept-profile'));
+      const identity = await identify(
+        { authorization: c.req.header('authorization'), apikey: c.req.header('apikey') },
+        ctx.config.jwtSecret,
+        ctx.db,
+      );
+      authed = identity.role !== 'anon';
+      const prefer = parsePrefer(c.req.header('prefer') ? [c.req.header('prefer') as string] : []);
+      const accept = negotiate(c.req.header('accept'));
+      let body: string | undefined;
+      if (method === 'POST') {
+        checkJsonContentType(c.req.header('content-type'));
+        body = await c.req.text();
+      }
+      const url = new URL(c.req.url);
+      const query = [...url.searchParams.entries()] as [string, string][];
+      const plan = await planCall(
+        {
+          method: method as 'GET' | 'HEAD' | 'POST',
+          fn,
+          query,
+          prefer,
+          accept,
+          range: method === 'POST' ? undefined : parseRangeHeader(c.req.header('range')),
+          body,
+          maxRows,
+        },
+        routines,
+        ctx.db,
+      );
+      const rc: RequestContext = {
+        identity,
+        method,
+        path: `/rpc/${fn}`,
+        headers: headerObject(c.req.raw.headers),
+        cookies: parseCookies(c.req.header('cookie')),
+      };
+      return await answerCall(c, plan, rc, prefer, accept);
+    } catch (err) {
+      return errorResponse(c, toApiError(err, authed));
+    }
+  });
 
   app.all('/:table', async (c) => {
     const method = c.req.method.toUpperCase();
@@ -155,6 +205,31 @@ export function restApp(ctx: StackContext): Hono {
     if (total !== undefined && lower > total) {
       throw errors.invalidRange(`An offset of ${lower} was requested, but there are only ${total} rows.`);
     }
+    const status = total !== undefined && 1 + upper - lower < total ? 206 : 200;
+    if (rc.method === 'HEAD') return c.body(null, status, headers);
+    return c.body(result.body, status, headers);
+  }
+
+  async function answerCall(c: Context, plan: CallPlan, rc: RequestContext, prefer: Preferences, accept: Negotiated) {
+    const result = await execute(
+      ctx.db,
+      rc,
+      buildCall(plan),
+      (r) => {
+        if (plan.single && plan.routine.returnsSet && r.pageTotal !== 1) throw errors.singular(r.pageTotal);
+      },
+      { readOnly: plan.readOnly },
+    );
+    if (plan.routine.returnsVoid) return c.body(null, 204);
+    const lower = plan.offset;
+    const upper = lower + result.pageTotal - 1;
+    const total = result.total;
+    const headers: Record<string, string> = {
+      'Content-Range': contentRange(lower, upper, total),
+      'Content-Type': accept.contentType,
+    };
+    const applied = appliedPreferences(prefer, ['count']);
+    if (applied) headers['Preference-Applied'] = applied;
     const status = total !== undefined && 1 + upper - lower < total ? 206 : 200;
     if (rc.method === 'HEAD') return c.body(null, status, headers);
     return c.body(result.body, status, headers);

@@ -6,6 +6,7 @@
 // to the column's type, so both drivers pass it as plain text and Postgres parses it as PostgREST's
 // untyped literals would be.
 import type { Field, Filter, LogicTree, OrderTerm } from './parser.ts';
+import type { Routine, RoutineParam } from './routines.ts';
 import type { Table } from './schema.ts';
 
 export interface PlannedSelect {
@@ -58,6 +59,29 @@ export interface MutatePlan extends Base {
   limit?: number;
 }
 
+/** A call of /rpc/<function>. */
+export interface CallPlan {
+  kind: 'call';
+  routine: Routine;
+  /** The result's columns as a table, when the function returns rows of a composite type. */
+  table?: Table;
+  /** The named arguments given, each bound from the JSON object `args`. */
+  params: RoutineParam[];
+  /** JSON text: the arguments object, or the whole body when `passBody`. */
+  args: string;
+  /** The body is the function's one json/jsonb argument (params=single-object, or one unnamed argument). */
+  passBody: boolean;
+  select: PlannedSelect[];
+  where: LogicTree[];
+  order: OrderTerm[];
+  offset: number;
+  limit?: number;
+  count: boolean;
+  single: boolean;
+  stripNulls: boolean;
+  readOnly: boolean;
+}
+
 export type Plan = ReadPlan | MutatePlan;
 
 export interface Statement {
@@ -104,9 +128,9 @@ class Builder {
   readonly from: string;
   readonly table: Table;
 
-  constructor(table: Table) {
+  constructor(table: Table, from = `"public".${quoteIdent(table.name)}`) {
     this.table = table;
-    this.from = `"public".${quoteIdent(table.name)}`;
+    this.from = from;
   }
 
   param(value: string): string {
@@ -301,6 +325,56 @@ export function buildMutation(plan: MutatePlan): Statement {
   const text =
     `WITH ${ctes} ` +
     `SELECT NULL::text AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${body} AS body ` +
+    'FROM (SELECT * FROM pgrst_source) _postgrest_t';
+  return { text, params: b.params };
+}
+
+/**
+ * SELECT over the function's result, as PostgREST's callPlan: the arguments come from one JSON
+ * parameter through json_to_record, typed by the catalog, and are passed by name.
+ */
+export function buildCall(plan: CallPlan): Statement {
+  const r = plan.routine;
+  const pseudo: Table = plan.table ?? { name: r.name, kind: 'f', columns: new Map(), primaryKey: [] };
+  const b = new Builder(pseudo, 'pgrst_call');
+  const fn = `"public".${quoteIdent(r.name)}`;
+  let from: string;
+  if (plan.passBody) {
+    from = `${fn}((${b.param(plan.args)})::${r.params[0].type}) pgrst_call`;
+  } else if (plan.params.length === 0) {
+    from = `${fn}() pgrst_call`;
+  } else {
+    const record = plan.params.map((p) => `${quoteIdent(p.name)} ${p.type}`).join(', ');
+    const named = plan.params
+      .map((p) => `${quoteIdent(p.name)} := ${p.variadic ? 'VARIADIC ' : ''}pgrst_args.${quoteIdent(p.name)}`)
+      .join(', ');
+    from =
+      `pg_catalog.json_to_record((${b.param(plan.args)})::json) AS pgrst_args(${record}), ` +
+      `LATERAL ${fn}(${named}) pgrst_call`;
+  }
+  // A scalar result is one column named after the function, read as pgrst_scalar.
+  const scalar = !plan.table;
+  const fromScalar = scalar ? from.replace(/ pgrst_call$/, ' pgrst_call(pgrst_scalar)') : from;
+  const where = scalar ? '' : b.where(plan.where);
+  const select = scalar ? 'pgrst_call.pgrst_scalar' : b.selectList(plan.select);
+  const order = scalar ? '' : b.order(plan.order);
+  const limit = plan.limit === undefined ? '' : ` LIMIT CAST(${b.param(String(plan.limit))} AS bigint)`;
+  const offset = plan.offset ? ` OFFSET CAST(${b.param(String(plan.offset))} AS bigint)` : '';
+  const total =
+    plan.count && r.returnsSet ? `(SELECT pg_catalog.count(*) FROM ${fromScalar}${where})::text` : 'NULL::text';
+  let body: string;
+  if (r.returnsVoid) body = "''";
+  else if (scalar) {
+    body = r.returnsSet
+      ? "coalesce(pg_catalog.json_agg(_postgrest_t.pgrst_scalar), '[]')::text"
+      : "coalesce((pg_catalog.json_agg(_postgrest_t.pgrst_scalar) -> 0)::text, 'null')";
+  } else {
+    body = bodyExpr({ ...plan, single: plan.single || !r.returnsSet } as Base);
+    if (!r.returnsSet) body = body.replace(/, ''\)$/, ", 'null')");
+  }
+  const text =
+    `WITH pgrst_source AS (SELECT ${select} FROM ${fromScalar}${where}${order}${limit}${offset}) ` +
+    `SELECT ${total} AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${body} AS body ` +
     'FROM (SELECT * FROM pgrst_source) _postgrest_t';
   return { text, params: b.params };
 }
