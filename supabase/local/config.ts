@@ -37,6 +37,8 @@ export interface StackConfig {
   mailFrom: string;
   contactInbox: string;
   rateLimits: boolean;
+  /** TRUSTED_PROXIES: IPs / CIDRs of proxies whose X-Forwarded-For names the client (default none). */
+  trustedProxies: string;
   /** Folder holding config.toml, migrations/ and functions/. */
   supabaseDir: string;
   /** Overrides of config.toml's [auth] timings (tests shorten them instead of waiting). */
@@ -84,6 +86,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     mailFrom: env.MAIL_FROM ?? 'SignalOne <no-reply@signals.local>',
     contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
     rateLimits: env.RATE_LIMITS !== 'off',
+    trustedProxies: env.TRUSTED_PROXIES ?? '',
     supabaseDir: resolve(env.SUPABASE_DIR ?? 'supabase'),
     ...overrides,
     ports,

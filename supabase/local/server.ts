@@ -5,6 +5,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { authApp } from './auth/index.ts';
+import { parseTrustedProxies } from './client-address.ts';
 import { DEMO_JWT_SECRET, loadConfig, type StackConfig } from './config.ts';
 import type { StackContext } from './context.ts';
 import { openDb } from './db/index.ts';
@@ -71,6 +72,8 @@ function listen(app: Hono, port: number, host: string): Promise<ServerType> {
 
 export async function startStack(config: StackConfig = loadConfig()): Promise<RunningStack> {
   config = await withKeys(config);
+  // A bad TRUSTED_PROXIES stops the start before anything listens.
+  const trustedProxies = parseTrustedProxies(config.trustedProxies);
   const db = await openDb(config);
   await migrate(db, join(config.supabaseDir, 'migrations'));
 
@@ -81,7 +84,7 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     dataDir: config.dataDir,
   });
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
-  const ctx: StackContext = { config, db, mailer, project: readProjectToml(config.supabaseDir) };
+  const ctx: StackContext = { config, db, mailer, project: readProjectToml(config.supabaseDir), trustedProxies };
 
   let socket: PGLiteSocketServer | undefined;
   if (db.pglite) {

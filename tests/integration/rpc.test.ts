@@ -124,7 +124,7 @@ describe('the request runs as its JWT role with its claims', () => {
     const visible = await b.client.rpc('visible_profiles').select('user_id');
     expect(visible.data).toEqual([{ user_id: b.id }]);
     const all = await t.admin().rpc('visible_profiles').select('user_id');
-    expect((all.data ?? []).map((r) => r.user_id).sort()).toEqual([a.id, b.id].sort());
+    expect(((all.data ?? []) as { user_id: string }[]).map((r) => r.user_id).sort()).toEqual([a.id, b.id].sort());
   });
 
   test('EXECUTE grants apply: 401 for a visitor, 200 for a member', async () => {

@@ -109,7 +109,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
       if (settings.mailerAutoconfirm) {
         await confirmUser(ctx.db, user);
         const confirmed = (await findUserById(ctx.db, user.id)) as UserRow;
-        return json(await issueSession(ctx.db, settings, confirmed, 'password', grantParams(c)));
+        return json(await issueSession(ctx.db, settings, confirmed, 'password', grantParams(c, ctx)));
       }
       try {
         checkFrequency(settings, user.confirmation_sent_at);
