@@ -82,16 +82,24 @@ export function referrer(c: Context, ctx: AuthContext): string {
   return ctx.allow.referrer(requested, c.req.header('referer'));
 }
 
-/** Per-IP limits of config.toml's [auth.rate_limit], windows of 5 minutes. */
-export function limitPerIp(c: Context, ctx: AuthContext, bucket: 'sign_in_sign_ups' | 'token_refresh' | 'verify') {
+/**
+ * GoTrue's per-IP limiters (api.go router, options.go NewLimiterOptions), from config.toml's
+ * [auth.rate_limit]: each route has its own counter; /signup, /recover, /resend and /otp all take the
+ * sign_in_sign_ups rate (GOTRUE_RATE_LIMIT_OTP), /token the token_refresh one, /verify
+ * token_verifications. GoTrue refills a token bucket (burst 30) at that rate per 5 minutes; the stack
+ * counts the same number per 5-minute window per address.
+ */
+export type IpLimit = 'sign_in_sign_ups' | 'token_refresh' | 'verify' | 'recover' | 'resend' | 'otp';
+
+export function limitPerIp(c: Context, ctx: AuthContext, bucket: IpLimit) {
   const limits = ctx.settings.rateLimits;
   if (!limits) return;
   const limit =
-    bucket === 'sign_in_sign_ups'
-      ? limits.signInSignUps
-      : bucket === 'token_refresh'
-        ? limits.tokenRefresh
-        : limits.tokenVerifications;
+    bucket === 'token_refresh'
+      ? limits.tokenRefresh
+      : bucket === 'verify'
+        ? limits.tokenVerifications
+        : limits.signInSignUps;
   if (!ctx.limiter.allow(`${bucket}:${clientIp(c, ctx) ?? 'unknown'}`, limit, 300)) {
     throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached');
   }
