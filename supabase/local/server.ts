@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { translateApiKeys } from './api-keys.ts';
 import { authApp } from './auth/index.ts';
 import { parseTrustedProxies } from './client-address.ts';
 import { DEMO_JWT_SECRET, loadConfig, type StackConfig } from './config.ts';
@@ -30,6 +31,9 @@ export interface RunningStack {
 export function apiApp(ctx: StackContext): Hono {
   const app = new Hono();
   app.use('*', securityHeaders);
+  app.use('/auth/v1/*', translateApiKeys(ctx.config));
+  app.use('/rest/v1/*', translateApiKeys(ctx.config));
+  app.use('/functions/v1/*', translateApiKeys(ctx.config));
   app.use('/auth/v1/*', cors);
   app.use('/rest/v1/*', cors);
   // Functions read their own bodies and answer 413 with their CORS headers, as a browser needs.
@@ -116,6 +120,8 @@ export function stackSummary(stack: RunningStack): string {
     `  Mail catcher:     http://${config.host}:${config.ports.mailWeb}  (SMTP ${config.host}:${config.ports.smtp})`,
     `  anon key:         ${config.anonKey}`,
     `  service_role key: ${config.serviceRoleKey}`,
+    `  publishable key:  ${config.publishableKey}`,
+    `  secret key:       ${config.secretKey}`,
   ].join('\n');
 }
 

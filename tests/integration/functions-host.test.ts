@@ -125,6 +125,8 @@ describe('what a function is given', () => {
       SUPABASE_URL: `http://127.0.0.1:${config.ports.api}`,
       SUPABASE_ANON_KEY: config.anonKey,
       SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
+      SUPABASE_PUBLISHABLE_KEYS: '{"default":"sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH"}',
+      SUPABASE_SECRET_KEYS: '{"default":"sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz"}',
       SUPABASE_DB_URL: `postgresql://postgres:postgres@127.0.0.1:${config.ports.db}/postgres`,
       SMTP_URL: 'smtp://127.0.0.1:50003',
       MAIL_FROM: config.mailFrom,
