@@ -639,10 +639,32 @@ describe('upsert', () => {
     expect(await stored(20)).toEqual({ id: 20, code: 'w20', name: 'twenty', qty: 0 });
   });
 
-  test('ignore-duplicates leaves existing rows alone', async () => {
-    const res = await db.from(writes).upsert({ id: 1, code: 'w1', name: 'ignored' }, { ignoreDuplicates: true });
-    expect(res.status).toBe(201);
+  test('an upsert that only updates answers 200 with the rows as stored; 201 needs an inserted row', async () => {
+    const res = await db.from(writes).upsert({ id: 1, code: 'w1', name: 'merged again' }).select();
+    expect(res.error).toBeNull();
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject([await stored(1)]);
+    // The whole row as stored, and nothing the upsert used to tell inserts from updates.
+    const columns = await t.stack.ctx.db.query<{ column_name: string }>(
+      `select column_name from information_schema.columns where table_name = $1 order by ordinal_position`,
+      [writes],
+    );
+    expect(Object.keys(res.data?.[0] ?? {})).toEqual(columns.map((c) => c.column_name));
+    const minimal = await db.from(writes).upsert({ id: 1, code: 'w1', name: 'merged' });
+    expect(minimal.status).toBe(200);
     expect((await stored(1)).name).toBe('merged');
+  });
+
+  test('ignore-duplicates leaves existing rows alone: nothing inserted, 200', async () => {
+    const res = await db.from(writes).upsert({ id: 1, code: 'w1', name: 'ignored' }, { ignoreDuplicates: true });
+    expect(res.status).toBe(200);
+    expect((await stored(1)).name).toBe('merged');
+    const fresh = await db
+      .from(writes)
+      .upsert({ id: 22, code: 'w22', name: 'new' }, { ignoreDuplicates: true })
+      .select('id');
+    expect(fresh.status).toBe(201);
+    expect(fresh.data).toEqual([{ id: 22 }]);
   });
 
   test('on_conflict picks the unique column', async () => {

@@ -21,6 +21,8 @@ export interface StatementResult {
   pageTotal: number;
   /** The JSON body built by Postgres ('' for return=minimal). */
   body: string;
+  /** Rows an upsert inserted (the rest were updated or ignored); undefined for other statements. */
+  inserted?: number;
 }
 
 const PREAMBLE =
@@ -38,6 +40,7 @@ interface RawResult {
   total: string | null;
   page_total: number;
   body: string;
+  inserted?: number | null;
 }
 
 /**
@@ -66,6 +69,7 @@ export async function execute(
       total: row?.total === null || row?.total === undefined ? undefined : Number(row.total),
       pageTotal: Number(row?.page_total ?? 0),
       body: row?.body ?? '',
+      inserted: row?.inserted === null || row?.inserted === undefined ? undefined : Number(row.inserted),
     };
     check?.(result);
     return result;

@@ -270,11 +270,13 @@ export function restApp(ctx: StackContext): Hono {
         headers.Location = `/${plan.table.name}?${q.join('&')}`;
       }
     }
+    // An upsert that only updated (or ignored) rows created nothing: 200, as PostgREST answers.
+    const created = plan.kind === 'insert' && (result.inserted === undefined || result.inserted > 0);
     if (plan.returning === 'representation') {
       headers['Content-Type'] = accept.contentType;
-      return c.body(result.body, plan.kind === 'insert' ? 201 : 200, headers);
+      return c.body(result.body, created ? 201 : 200, headers);
     }
-    return c.body(null, plan.kind === 'insert' ? 201 : 204, headers);
+    return c.body(null, created ? 201 : plan.kind === 'insert' ? 200 : 204, headers);
   }
 
   return app;

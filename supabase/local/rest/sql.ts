@@ -124,13 +124,21 @@ const FTS_FUNCTIONS: Record<string, string> = {
 };
 
 class Builder {
-  readonly params: string[] = [];
+  readonly params: string[];
+  /** Spell `*` out as the table's columns (when `from` carries extra columns of its own). */
+  readonly explicitStar: boolean;
   readonly from: string;
   readonly table: Table;
 
-  constructor(table: Table, from = `"public".${quoteIdent(table.name)}`) {
+  constructor(
+    table: Table,
+    from = `"public".${quoteIdent(table.name)}`,
+    options: { params?: string[]; explicitStar?: boolean } = {},
+  ) {
     this.table = table;
     this.from = from;
+    this.params = options.params ?? [];
+    this.explicitStar = options.explicitStar ?? false;
   }
 
   param(value: string): string {
@@ -212,7 +220,10 @@ class Builder {
   selectList(items: PlannedSelect[]): string {
     return items
       .map((item) => {
-        if (item.kind === 'star') return `${this.from}.*`;
+        if (item.kind === 'star') {
+          if (!this.explicitStar) return `${this.from}.*`;
+          return [...this.table.columns.keys()].map((c) => this.column(c)).join(', ');
+        }
         const f = item.field as Field;
         let { sql } = this.field(f);
         if (item.castType) sql = `CAST(${sql} AS ${item.castType})`;
@@ -276,8 +287,12 @@ export function buildMutation(plan: MutatePlan): Statement {
     return ` WHERE ${b.from}.ctid = ANY (ARRAY(SELECT ${b.from}.ctid FROM ${b.from}${where}${b.order(plan.order)}${limit}${offset}))`;
   };
   let ctes: string;
+  let inserted = 'NULL::int';
   switch (plan.kind) {
     case 'insert': {
+      // An upsert also says how many rows were inserted (xmax = 0) rather than updated: 201 or 200.
+      const upsert = plan.onConflict !== undefined;
+      const rowReturning = upsert ? `${b.from}.*, (${b.from}.xmax = 0) AS pgrst_inserted` : returning;
       const inserts = (plan.groups ?? []).map((g) => {
         const cols = g.columns.map(quoteIdent).join(', ');
         const target = g.columns.length ? ` (${cols})` : '';
@@ -292,15 +307,27 @@ export function buildMutation(plan: MutatePlan): Statement {
         }
         return (
           `INSERT INTO ${b.from}${target} SELECT ${cols} ` +
-          `FROM pg_catalog.json_populate_recordset(NULL::${b.from}, (${b.param(g.payload)})::json) _${conflict} RETURNING ${returning}`
+          `FROM pg_catalog.json_populate_recordset(NULL::${b.from}, (${b.param(g.payload)})::json) _${conflict} RETURNING ${rowReturning}`
         );
       });
+      const target = upsert ? 'pgrst_mut' : 'pgrst_source';
       if (inserts.length === 1) {
-        ctes = `pgrst_source AS (${inserts[0]})`;
+        ctes = `${target} AS (${inserts[0]})`;
       } else {
         const parts = inserts.map((sql, i) => `pgrst_insert_${i} AS (${sql})`);
         const union = inserts.map((_, i) => `SELECT * FROM pgrst_insert_${i}`).join(' UNION ALL ');
-        ctes = `${parts.join(', ')}, pgrst_source AS (${union})`;
+        ctes = `${parts.join(', ')}, ${target} AS (${union})`;
+      }
+      if (upsert) {
+        const m = new Builder(plan.table, 'pgrst_mut', { params: b.params, explicitStar: true });
+        const outer =
+          plan.returning === 'representation'
+            ? m.selectList(plan.select)
+            : plan.returning === 'headers-only' && plan.table.primaryKey.length
+              ? plan.table.primaryKey.map((c) => m.column(c)).join(', ')
+              : '1';
+        ctes += `, pgrst_source AS (SELECT ${outer} FROM pgrst_mut)`;
+        inserted = '(SELECT pg_catalog.count(*) FROM pgrst_mut WHERE pgrst_mut.pgrst_inserted)::int';
       }
       break;
     }
@@ -324,7 +351,7 @@ export function buildMutation(plan: MutatePlan): Statement {
   const body = plan.returning === 'minimal' ? "''" : bodyExpr(plan);
   const text =
     `WITH ${ctes} ` +
-    `SELECT NULL::text AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${body} AS body ` +
+    `SELECT NULL::text AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${body} AS body, ${inserted} AS inserted ` +
     'FROM (SELECT * FROM pgrst_source) _postgrest_t';
   return { text, params: b.params };
 }
