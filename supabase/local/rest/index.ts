@@ -6,7 +6,7 @@ import type { StackContext } from '../context.ts';
 import { type TomlTable, tomlTable } from '../project.ts';
 import { identify } from './auth.ts';
 import { type ApiError, errors, toApiError } from './errors.ts';
-import { execute, type RequestContext, type StatementResult } from './executor.ts';
+import { execute, type RequestContext, type StatementResult, txEndReader, txOutcome } from './executor.ts';
 import {
   appliedPreferences,
   checkJsonContentType,
@@ -73,6 +73,12 @@ export function restApp(ctx: StackContext): Hono {
   const app = new Hono();
   const cache = new SchemaCache(ctx.db);
   const routines = new RoutineCache(ctx.db);
+  const txEnd = txEndReader(ctx.db);
+  /** How this request's transaction ends, and the Preference-Applied kinds that adds. */
+  const transactionEnd = async (prefer: Preferences) => {
+    const outcome = txOutcome(await txEnd(), prefer.tx);
+    return { rollback: outcome.rollback, kinds: outcome.applied ? (['tx'] as const) : ([] as const) };
+  };
   const maxRows = readMaxRows(ctx.project);
 
   app.all('/rpc/:fn', async (c) => {
@@ -190,7 +196,8 @@ export function restApp(ctx: StackContext): Hono {
     prefer: Preferences,
     accept: Negotiated,
   ) {
-    const result = await execute(ctx.db, rc, buildRead(plan));
+    const end = await transactionEnd(prefer);
+    const result = await execute(ctx.db, rc, buildRead(plan), undefined, { rollback: end.rollback });
     if (plan.single && result.pageTotal !== 1) throw errors.singular(result.pageTotal);
     const lower = plan.offset;
     const upper = lower + result.pageTotal - 1;
@@ -200,7 +207,7 @@ export function restApp(ctx: StackContext): Hono {
       'Content-Location': `/${plan.table.name}${query.length ? `?${canonicalQuery(query)}` : ''}`,
       'Content-Type': accept.contentType,
     };
-    const applied = appliedPreferences(prefer, ['count']);
+    const applied = appliedPreferences(prefer, ['count', ...end.kinds]);
     if (applied) headers['Preference-Applied'] = applied;
     if (total !== undefined && lower > total) {
       throw errors.invalidRange(`An offset of ${lower} was requested, but there are only ${total} rows.`);
@@ -211,6 +218,7 @@ export function restApp(ctx: StackContext): Hono {
   }
 
   async function answerCall(c: Context, plan: CallPlan, rc: RequestContext, prefer: Preferences, accept: Negotiated) {
+    const end = await transactionEnd(prefer);
     const result = await execute(
       ctx.db,
       rc,
@@ -218,9 +226,12 @@ export function restApp(ctx: StackContext): Hono {
       (r) => {
         if (plan.single && plan.routine.returnsSet && r.pageTotal !== 1) throw errors.singular(r.pageTotal);
       },
-      { readOnly: plan.readOnly },
+      { readOnly: plan.readOnly, rollback: end.rollback },
     );
-    if (plan.routine.returnsVoid) return c.body(null, 204);
+    if (plan.routine.returnsVoid) {
+      const appliedTx = appliedPreferences(prefer, [...end.kinds]);
+      return c.body(null, 204, appliedTx ? { 'Preference-Applied': appliedTx } : {});
+    }
     const lower = plan.offset;
     const upper = lower + result.pageTotal - 1;
     const total = result.total;
@@ -228,7 +239,7 @@ export function restApp(ctx: StackContext): Hono {
       'Content-Range': contentRange(lower, upper, total),
       'Content-Type': accept.contentType,
     };
-    const applied = appliedPreferences(prefer, ['count']);
+    const applied = appliedPreferences(prefer, ['count', ...end.kinds]);
     if (applied) headers['Preference-Applied'] = applied;
     const status = total !== undefined && 1 + upper - lower < total ? 206 : 200;
     if (rc.method === 'HEAD') return c.body(null, status, headers);
@@ -243,10 +254,17 @@ export function restApp(ctx: StackContext): Hono {
     accept: Negotiated,
   ) {
     const limitAffected = prefer.handling === 'strict' && prefer.maxAffected !== undefined && plan.kind !== 'insert';
-    const result: StatementResult = await execute(ctx.db, rc, buildMutation(plan), (r) => {
-      if (plan.single && r.pageTotal !== 1) throw errors.singular(r.pageTotal);
-      if (limitAffected && r.pageTotal > (prefer.maxAffected as number)) throw errors.maxAffected(r.pageTotal);
-    });
+    const end = await transactionEnd(prefer);
+    const result: StatementResult = await execute(
+      ctx.db,
+      rc,
+      buildMutation(plan),
+      (r) => {
+        if (plan.single && r.pageTotal !== 1) throw errors.singular(r.pageTotal);
+        if (limitAffected && r.pageTotal > (prefer.maxAffected as number)) throw errors.maxAffected(r.pageTotal);
+      },
+      { rollback: end.rollback },
+    );
     const count = prefer.count !== undefined ? result.pageTotal : undefined;
     const headers: Record<string, string> = {};
     headers['Content-Range'] =
@@ -257,6 +275,7 @@ export function restApp(ctx: StackContext): Hono {
       ...(plan.onConflict ? (['resolution'] as const) : []),
       ...(plan.kind === 'insert' ? (['missing'] as const) : []),
       ...(limitAffected ? (['handling', 'max-affected'] as const) : []),
+      ...end.kinds,
     ]);
     if (applied) headers['Preference-Applied'] = applied;
 
