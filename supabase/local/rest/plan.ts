@@ -278,23 +278,11 @@ export async function planRequest(input: RequestInput, cache: SchemaCache, db: D
       onConflict = { columns: target, action: input.prefer.resolution === 'merge-duplicates' ? 'update' : 'nothing' };
     }
   }
-  const rows = (Array.isArray(payload) ? payload : [payload]) as Record<string, unknown>[];
   let groups: InsertGroup[];
   if (input.prefer.missing === 'default') {
-    // One INSERT per set of keys present: a column a row leaves out takes its default.
-    const byKeys = new Map<string, InsertGroup & { rows: unknown[] }>();
-    for (const row of rows) {
-      const present = columns.filter((c) => Object.hasOwn(row, c));
-      const key = JSON.stringify(present);
-      let group = byKeys.get(key);
-      if (!group) {
-        group = { columns: present, payload: '', rows: [] };
-        byKeys.set(key, group);
-      }
-      group.rows.push(row);
-    }
-    groups = [...byKeys.values()].map((g) => ({ columns: g.columns, payload: JSON.stringify(g.rows) }));
-    if (groups.length === 0) groups = [{ columns, payload: '[]' }];
+    // Every row over the whole column list: a key a row leaves out takes the column default, evaluated
+    // for that row; rows go in (and come back) in the order sent.
+    groups = [{ columns, payload: Array.isArray(payload) ? raw : `[${raw}]`, missingDefault: true }];
   } else {
     groups = [{ columns, payload: Array.isArray(payload) ? raw : `[${raw}]` }];
   }

@@ -38,6 +38,8 @@ export interface ReadPlan extends Base {
 export interface InsertGroup {
   columns: string[];
   payload: string;
+  /** Prefer: missing=default: a key a row leaves out takes the column's default, for that row. */
+  missingDefault?: boolean;
 }
 
 export interface MutatePlan extends Base {
@@ -304,6 +306,20 @@ export function buildMutation(plan: MutatePlan): Statement {
             plan.onConflict.action === 'update' && sets
               ? ` ON CONFLICT (${on}) DO UPDATE SET ${sets}`
               : ` ON CONFLICT (${on}) DO NOTHING`;
+        }
+        if (g.missingDefault && g.columns.length) {
+          // Defaults come from the catalog (pg_get_expr), never from the request; keys are bind parameters.
+          const values = g.columns.map((c) => {
+            const col = plan.table.columns.get(c);
+            const fallback = col?.defaultExpr ?? 'NULL';
+            return `CASE WHEN (pgrst_row.j)::jsonb ? ${b.param(c)} THEN _.${quoteIdent(c)} ELSE ${fallback} END`;
+          });
+          return (
+            `INSERT INTO ${b.from}${target} SELECT ${values.join(', ')} ` +
+            `FROM pg_catalog.json_array_elements((${b.param(g.payload)})::json) WITH ORDINALITY AS pgrst_row(j, n), ` +
+            `LATERAL pg_catalog.json_populate_record(NULL::${b.from}, pgrst_row.j) _ ORDER BY pgrst_row.n` +
+            `${conflict} RETURNING ${rowReturning}`
+          );
         }
         return (
           `INSERT INTO ${b.from}${target} SELECT ${cols} ` +
