@@ -23,6 +23,8 @@ export interface StatementResult {
   body: string;
   /** Rows an upsert inserted (the rest were updated or ignored); undefined for other statements. */
   inserted?: number;
+  /** The planner's row estimate of `options.explain`, when asked. */
+  plannedRows?: number;
 }
 
 const PREAMBLE =
@@ -52,7 +54,7 @@ export async function execute(
   ctx: RequestContext,
   stmt: Statement,
   check?: (result: StatementResult) => void,
-  options: { readOnly?: boolean; rollback?: boolean } = {},
+  options: { readOnly?: boolean; rollback?: boolean; explain?: Statement } = {},
 ): Promise<StatementResult> {
   let kept: StatementResult | undefined;
   try {
@@ -73,6 +75,16 @@ export async function execute(
         body: row?.body ?? '',
         inserted: row?.inserted === null || row?.inserted === undefined ? undefined : Number(row.inserted),
       };
+      if (options.explain) {
+        // As the request's role, so row-level security is part of the plan, as in PostgREST.
+        const [plan] = await tx.query<{ 'QUERY PLAN': unknown }>(
+          `EXPLAIN (FORMAT JSON) ${options.explain.text}`,
+          options.explain.params,
+        );
+        const doc = plan?.['QUERY PLAN'];
+        const parsed = (typeof doc === 'string' ? JSON.parse(doc) : doc) as { Plan?: { 'Plan Rows'?: number } }[];
+        result.plannedRows = Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? 0);
+      }
       check?.(result);
       if (options.rollback) {
         // Prefer: tx=rollback (or db_tx_end = rollback): answer as if committed, keep nothing.

@@ -21,7 +21,15 @@ import { type Method, planRequest } from './plan.ts';
 import { planCall } from './plan-call.ts';
 import { RoutineCache } from './routines.ts';
 import { SchemaCache } from './schema.ts';
-import { buildCall, buildMutation, buildRead, type CallPlan, type MutatePlan, type ReadPlan } from './sql.ts';
+import {
+  buildCall,
+  buildCountSource,
+  buildMutation,
+  buildRead,
+  type CallPlan,
+  type MutatePlan,
+  type ReadPlan,
+} from './sql.ts';
 
 const METHODS = new Set<string>(['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']);
 
@@ -197,7 +205,18 @@ export function restApp(ctx: StackContext): Hono {
     accept: Negotiated,
   ) {
     const end = await transactionEnd(prefer);
-    const result = await execute(ctx.db, rc, buildRead(plan), undefined, { rollback: end.rollback });
+    const estimate = prefer.count === 'planned' || prefer.count === 'estimated';
+    const result = await execute(ctx.db, rc, buildRead(plan), undefined, {
+      rollback: end.rollback,
+      explain: estimate ? buildCountSource(plan) : undefined,
+    });
+    // count=estimated: the exact count while it stays within max_rows, else the planner's estimate.
+    if (
+      prefer.count === 'planned' ||
+      (prefer.count === 'estimated' && plan.countCap !== undefined && (result.total ?? 0) >= plan.countCap)
+    ) {
+      result.total = result.plannedRows;
+    }
     if (plan.single && result.pageTotal !== 1) throw errors.singular(result.pageTotal);
     const lower = plan.offset;
     const upper = lower + result.pageTotal - 1;

@@ -221,7 +221,9 @@ export async function planRequest(input: RequestInput, cache: SchemaCache, db: D
       ...base,
       order,
       ...readRange(q, input.range, input.maxRows),
-      count: input.prefer.count !== undefined,
+      // planned: the planner's estimate only; estimated: exact up to max_rows, past it the estimate.
+      count: input.prefer.count === 'exact' || input.prefer.count === 'estimated',
+      countCap: input.prefer.count === 'estimated' && input.maxRows !== undefined ? input.maxRows + 1 : undefined,
     };
     return plan;
   }

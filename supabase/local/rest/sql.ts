@@ -31,7 +31,9 @@ export interface ReadPlan extends Base {
   order: OrderTerm[];
   offset: number;
   limit?: number;
+  /** Count the matching rows exactly (count=exact), or up to `countCap` rows (count=estimated). */
   count: boolean;
+  countCap?: number;
 }
 
 /** Rows inserted by one INSERT: the columns it names and a JSON array of objects. */
@@ -263,12 +265,24 @@ export function buildRead(plan: ReadPlan): Statement {
   const order = b.order(plan.order);
   const limit = plan.limit === undefined ? '' : ` LIMIT CAST(${b.param(String(plan.limit))} AS bigint)`;
   const offset = plan.offset ? ` OFFSET CAST(${b.param(String(plan.offset))} AS bigint)` : '';
-  const total = plan.count ? `(SELECT pg_catalog.count(*) FROM ${b.from}${where})::text` : 'NULL::text';
+  const capped = plan.countCap === undefined ? '' : ` LIMIT CAST(${b.param(String(plan.countCap))} AS bigint)`;
+  const total = !plan.count
+    ? 'NULL::text'
+    : capped
+      ? `(SELECT pg_catalog.count(*) FROM (SELECT 1 FROM ${b.from}${where}${capped}) pgrst_capped)::text`
+      : `(SELECT pg_catalog.count(*) FROM ${b.from}${where})::text`;
   const text =
     `WITH pgrst_source AS (SELECT ${select} FROM ${b.from}${where}${order}${limit}${offset}) ` +
     `SELECT ${total} AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${bodyExpr(plan)} AS body ` +
     'FROM (SELECT * FROM pgrst_source) _postgrest_t';
   return { text, params: b.params };
+}
+
+/** The rows a read matches, for the planner's estimate (count=planned|estimated): EXPLAIN of this. */
+export function buildCountSource(plan: ReadPlan): Statement {
+  const b = new Builder(plan.table);
+  const where = b.where(plan.where);
+  return { text: `SELECT 1 FROM ${b.from}${where}`, params: b.params };
 }
 
 export function buildMutation(plan: MutatePlan): Statement {
