@@ -7,6 +7,10 @@ export const DEMO_ANON_KEY =
 export const DEMO_SERVICE_ROLE_KEY =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU';
 
+/** The CLI's local publishable and secret keys (new format), accepted beside the legacy JWT keys. */
+export const DEMO_PUBLISHABLE_KEY = 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH';
+export const DEMO_SECRET_KEY = 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz';
+
 export interface Ports {
   /** API gateway: /auth/v1, /rest/v1, /functions/v1. */
   api: number;
@@ -28,6 +32,9 @@ export interface StackConfig {
   jwtSecret: string;
   anonKey: string;
   serviceRoleKey: string;
+  /** New-format keys: the publishable key acts as anon, the secret key as service_role. */
+  publishableKey: string;
+  secretKey: string;
   /** The site the auth redirects go to by default. */
   siteUrl: string;
   /** The public URL of the API, used in email links. */
@@ -37,6 +44,8 @@ export interface StackConfig {
   mailFrom: string;
   contactInbox: string;
   rateLimits: boolean;
+  /** TRUSTED_PROXIES: IPs / CIDRs of proxies whose X-Forwarded-For names the client (default none). */
+  trustedProxies: string;
   /** Folder holding config.toml, migrations/ and functions/. */
   supabaseDir: string;
   /** Overrides of config.toml's [auth] timings (tests shorten them instead of waiting). */
@@ -78,12 +87,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     // The demo keys are signed with the demo secret; with another secret the keys are re-signed at start.
     anonKey: env.SUPABASE_ANON_KEY ?? DEMO_ANON_KEY,
     serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY ?? DEMO_SERVICE_ROLE_KEY,
+    publishableKey: env.SUPABASE_PUBLISHABLE_KEY ?? DEMO_PUBLISHABLE_KEY,
+    secretKey: env.SUPABASE_SECRET_KEY ?? DEMO_SECRET_KEY,
     siteUrl: env.SITE_URL ?? `http://127.0.0.1:${sitePort}`,
     apiExternalUrl: env.API_EXTERNAL_URL ?? `http://${host}:${ports.api}`,
     smtpUrl: env.SMTP_URL ?? `smtp://${host}:${ports.smtp}`,
     mailFrom: env.MAIL_FROM ?? 'SignalOne <no-reply@signals.local>',
     contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
     rateLimits: env.RATE_LIMITS !== 'off',
+    trustedProxies: env.TRUSTED_PROXIES ?? '',
     supabaseDir: resolve(env.SUPABASE_DIR ?? 'supabase'),
     ...overrides,
     ports,

@@ -1,3 +1,4 @@
+import type { TrustedProxies } from './client-address.ts';
 import type { StackConfig } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -10,4 +11,6 @@ export interface StackContext {
   mailer: Mailer;
   /** supabase/config.toml, parsed once at start. */
   project: TomlTable;
+  /** TRUSTED_PROXIES, parsed: whose X-Forwarded-For is believed (see client-address.ts). */
+  trustedProxies: TrustedProxies;
 }

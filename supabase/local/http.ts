@@ -1,6 +1,8 @@
 // Gateway concerns shared by every API route: CORS, API key, body size, security headers.
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { clientAddress, type TrustedProxies } from './client-address.ts';
 
 export const ALLOW_HEADERS =
   'authorization, apikey, content-type, x-client-info, x-supabase-api-version, accept-profile, content-profile, prefer, x-retry-count, range, traceparent, tracestate, baggage';
@@ -54,3 +56,17 @@ export const limitBody: MiddlewareHandler = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: (c: Context) => c.json({ code: 'request_too_large', message: 'Request body is larger than 64 KB' }, 413),
 });
+
+/** The socket peer's address; undefined for a request made in-process (app.request in tests). */
+function peerAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request's client address by the stack's one rule (client-address.ts). */
+export function requestClientAddress(c: Context, trusted: TrustedProxies): string | undefined {
+  return clientAddress(peerAddress(c), c.req.header('x-forwarded-for'), trusted);
+}

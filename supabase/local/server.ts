@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { translateApiKeys } from './api-keys.ts';
 import { authApp } from './auth/index.ts';
+import { parseTrustedProxies } from './client-address.ts';
 import { DEMO_JWT_SECRET, loadConfig, type StackConfig } from './config.ts';
 import type { StackContext } from './context.ts';
 import { openDb } from './db/index.ts';
@@ -29,6 +31,9 @@ export interface RunningStack {
 export function apiApp(ctx: StackContext): Hono {
   const app = new Hono();
   app.use('*', securityHeaders);
+  app.use('/auth/v1/*', translateApiKeys(ctx.config));
+  app.use('/rest/v1/*', translateApiKeys(ctx.config));
+  app.use('/functions/v1/*', translateApiKeys(ctx.config));
   app.use('/auth/v1/*', cors);
   app.use('/rest/v1/*', cors);
   // Functions read their own bodies and answer 413 with their CORS headers, as a browser needs.
@@ -71,6 +76,8 @@ function listen(app: Hono, port: number, host: string): Promise<ServerType> {
 
 export async function startStack(config: StackConfig = loadConfig()): Promise<RunningStack> {
   config = await withKeys(config);
+  // A bad TRUSTED_PROXIES stops the start before anything listens.
+  const trustedProxies = parseTrustedProxies(config.trustedProxies);
   const db = await openDb(config);
   await migrate(db, join(config.supabaseDir, 'migrations'));
 
@@ -81,7 +88,7 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     dataDir: config.dataDir,
   });
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
-  const ctx: StackContext = { config, db, mailer, project: readProjectToml(config.supabaseDir) };
+  const ctx: StackContext = { config, db, mailer, project: readProjectToml(config.supabaseDir), trustedProxies };
 
   let socket: PGLiteSocketServer | undefined;
   if (db.pglite) {
@@ -113,6 +120,8 @@ export function stackSummary(stack: RunningStack): string {
     `  Mail catcher:     http://${config.host}:${config.ports.mailWeb}  (SMTP ${config.host}:${config.ports.smtp})`,
     `  anon key:         ${config.anonKey}`,
     `  service_role key: ${config.serviceRoleKey}`,
+    `  publishable key:  ${config.publishableKey}`,
+    `  secret key:       ${config.secretKey}`,
   ].join('\n');
 }
 

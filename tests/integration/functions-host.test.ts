@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parseTrustedProxies } from '../../supabase/local/client-address.ts';
 import { loadConfig, type StackConfig } from '../../supabase/local/config.ts';
 import type { StackContext } from '../../supabase/local/context.ts';
 import { functionsApp } from '../../supabase/local/functions/index.ts';
@@ -27,9 +28,15 @@ beforeAll(async () => {
     },
   );
   // The host reads only the config and config.toml; no database or mailer is involved.
-  const ctx = { config, project: readProjectToml(config.supabaseDir) } as StackContext;
+  const ctx = {
+    config,
+    project: readProjectToml(config.supabaseDir),
+    trustedProxies: parseTrustedProxies(''),
+  } as StackContext;
   const app = new Hono();
   app.route('/functions/v1', functionsApp(ctx));
+  // The same host behind a proxy named in TRUSTED_PROXIES (here: loopback, where the test's requests come from).
+  app.route('/behind-proxy/functions/v1', functionsApp({ ...ctx, trustedProxies: parseTrustedProxies('127.0.0.0/8') }));
   await new Promise<void>((done) => {
     server = serve({ fetch: app.fetch, port: api, hostname: '127.0.0.1' }, () => done());
   });
@@ -118,6 +125,8 @@ describe('what a function is given', () => {
       SUPABASE_URL: `http://127.0.0.1:${config.ports.api}`,
       SUPABASE_ANON_KEY: config.anonKey,
       SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
+      SUPABASE_PUBLISHABLE_KEYS: '{"default":"sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH"}',
+      SUPABASE_SECRET_KEYS: '{"default":"sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz"}',
       SUPABASE_DB_URL: `postgresql://postgres:postgres@127.0.0.1:${config.ports.db}/postgres`,
       SMTP_URL: 'smtp://127.0.0.1:50003',
       MAIL_FROM: config.mailFrom,
@@ -134,6 +143,14 @@ describe('what a function is given', () => {
     expect(own.forwardedFor).toBe('127.0.0.1');
     const spoofed = await fetch(`${base}/open`, { headers: { 'X-Forwarded-For': '203.0.113.9' } });
     expect(((await spoofed.json()) as { forwardedFor: string }).forwardedFor).toBe('127.0.0.1');
+  });
+
+  test('behind a trusted proxy: the entry that proxy added, not what the client wrote before it', async () => {
+    const proxied = `http://127.0.0.1:${new URL(base).port}/behind-proxy/functions/v1`;
+    const res = await fetch(`${proxied}/open`, { headers: { 'X-Forwarded-For': '6.6.6.6, 203.0.113.9' } });
+    expect(((await res.json()) as { forwardedFor: string }).forwardedFor).toBe('203.0.113.9');
+    const direct = (await (await fetch(`${proxied}/open`)).json()) as { forwardedFor: string };
+    expect(direct.forwardedFor).toBe('127.0.0.1');
   });
 
   test('each function is loaded once and keeps its state between requests', async () => {

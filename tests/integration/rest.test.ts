@@ -543,6 +543,33 @@ describe('missing=default and limited writes', () => {
     expect(await stored(51)).toEqual({ id: 51, code: 'w51', name: 'fifty-one', qty: 0 });
   });
 
+  test('missing=default evaluates defaults per row over the whole column list, rows back in the order sent', async () => {
+    await t.stack.ctx.db.exec(`
+      create table public.defaults_per_row (
+        n serial primary key,
+        token uuid not null default gen_random_uuid(),
+        label text not null,
+        note text default 'none'
+      );
+      grant select, insert on public.defaults_per_row to anon;
+      grant usage on sequence public.defaults_per_row_n_seq to anon;`);
+    const token = '00000000-0000-4000-8000-000000000001';
+    const res = await db
+      .from('defaults_per_row')
+      .insert([{ label: 'c' }, { label: 'a', token, note: null }, { label: 'b', note: 'given' }], {
+        defaultToNull: false,
+      })
+      .select('n,token,label,note');
+    expect(res.error).toBeNull();
+    const rows = res.data ?? [];
+    expect(rows.map((r) => r.label)).toEqual(['c', 'a', 'b']);
+    expect(rows.map((r) => r.n)).toEqual([1, 2, 3]);
+    expect(rows[1].token).toBe(token);
+    expect(new Set(rows.map((r) => r.token)).size).toBe(3);
+    // A key sent as null stays null; only a missing key takes the default.
+    expect(rows.map((r) => r.note)).toEqual(['none', null, 'given']);
+  });
+
   test('limit and order bound an update and a delete', async () => {
     await db.from(writes).insert([60, 61, 62, 63].map((id) => ({ id, code: `b${id}`, name: 'batch', qty: 0 })));
     const upd = await db.from(writes).update({ qty: 1 }).eq('name', 'batch').order('id', { ascending: false }).limit(1);
@@ -639,10 +666,32 @@ describe('upsert', () => {
     expect(await stored(20)).toEqual({ id: 20, code: 'w20', name: 'twenty', qty: 0 });
   });
 
-  test('ignore-duplicates leaves existing rows alone', async () => {
-    const res = await db.from(writes).upsert({ id: 1, code: 'w1', name: 'ignored' }, { ignoreDuplicates: true });
-    expect(res.status).toBe(201);
+  test('an upsert that only updates answers 200 with the rows as stored; 201 needs an inserted row', async () => {
+    const res = await db.from(writes).upsert({ id: 1, code: 'w1', name: 'merged again' }).select();
+    expect(res.error).toBeNull();
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject([await stored(1)]);
+    // The whole row as stored, and nothing the upsert used to tell inserts from updates.
+    const columns = await t.stack.ctx.db.query<{ column_name: string }>(
+      `select column_name from information_schema.columns where table_name = $1 order by ordinal_position`,
+      [writes],
+    );
+    expect(Object.keys(res.data?.[0] ?? {})).toEqual(columns.map((c) => c.column_name));
+    const minimal = await db.from(writes).upsert({ id: 1, code: 'w1', name: 'merged' });
+    expect(minimal.status).toBe(200);
     expect((await stored(1)).name).toBe('merged');
+  });
+
+  test('ignore-duplicates leaves existing rows alone: nothing inserted, 200', async () => {
+    const res = await db.from(writes).upsert({ id: 1, code: 'w1', name: 'ignored' }, { ignoreDuplicates: true });
+    expect(res.status).toBe(200);
+    expect((await stored(1)).name).toBe('merged');
+    const fresh = await db
+      .from(writes)
+      .upsert({ id: 22, code: 'w22', name: 'new' }, { ignoreDuplicates: true })
+      .select('id');
+    expect(fresh.status).toBe(201);
+    expect(fresh.data).toEqual([{ id: 22 }]);
   });
 
   test('on_conflict picks the unique column', async () => {

@@ -1,6 +1,8 @@
-// Per-key (per-IP) fixed-window rate limits for the functions.
+// Per-key (per-IP) fixed-window rate limits for the functions: counted in Postgres for the deployed
+// functions, in memory for unit use (createRateLimiter).
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { Env } from './env.ts';
-import { rateLimitsEnabled } from './env.ts';
+import { rateLimitsEnabled, requireEnv } from './env.ts';
 import { errorResponse } from './http.ts';
 
 export interface RateLimitRule {
@@ -15,13 +17,54 @@ export interface RateLimiter {
   hit(key: string): RateLimitResult | Promise<RateLimitResult>;
 }
 
+/** How long a limiter waits for the database before letting the request through. */
+const DB_TIMEOUT_MS = 5000;
+
+interface HitAnswer {
+  allowed: boolean;
+  remaining: number;
+  retry_after_seconds: number;
+}
+
 /**
- * The limiter a function uses: `name` keeps its counters apart from other functions'.
- * Every function gets its limiter here, so where the counters live is decided in one place.
+ * The limiter a function uses: `name` keeps its counters apart from other functions'. The counters
+ * live in Postgres (public.rate_limit_hit, callable by service_role only), reached through supabase-js
+ * with SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY, so one limit holds across every isolate that
+ * hosted Supabase runs the function in. The client is made on the first hit, once per handler.
+ *
+ * When the database cannot be asked (down, slow, misconfigured) the request goes through and the
+ * error is logged: failing open. A contact or sign-up form that refuses everybody whenever the
+ * counter store hiccups loses real messages, while a few minutes without a per-IP limit only lets
+ * a sender past the limit; Supabase's own gateway limits still apply.
  */
 export function functionRateLimiter(env: Env, name: string, rule: RateLimitRule): RateLimiter {
-  const memory = createRateLimiter(rule, { enabled: rateLimitsEnabled(env) });
-  return { hit: (key) => memory.hit(`${name}:${key}`) };
+  if (!rateLimitsEnabled(env)) return { hit: () => ({ ok: true, remaining: rule.max }) };
+  const windowSeconds = Math.max(1, Math.ceil(rule.windowMs / 1000));
+  let client: SupabaseClient | undefined;
+  return {
+    async hit(key) {
+      try {
+        client ??= createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+        });
+        const { data, error } = await client
+          .rpc('rate_limit_hit', { bucket: name, key, max_hits: rule.max, window_seconds: windowSeconds })
+          .abortSignal(AbortSignal.timeout(DB_TIMEOUT_MS));
+        if (error) throw new Error(`${error.code ?? ''} ${error.message}`.trim());
+        const answer = data as HitAnswer | null;
+        if (!answer || typeof answer.allowed !== 'boolean') throw new Error('unexpected answer from rate_limit_hit');
+        return answer.allowed
+          ? { ok: true, remaining: answer.remaining }
+          : { ok: false, retryAfterSeconds: answer.retry_after_seconds };
+      } catch (err) {
+        console.error(
+          `${name}: rate limit not checked, request let through:`,
+          err instanceof Error ? err.message : err,
+        );
+        return { ok: true, remaining: rule.max };
+      }
+    },
+  };
 }
 
 /** 429 with a clear message and Retry-After when `key` is over the limit; undefined when it may go on. */

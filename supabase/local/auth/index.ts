@@ -21,6 +21,7 @@ export function authApp(stack: StackContext): Hono {
     allow: new RedirectAllowList(settings.siteUrl, settings.additionalRedirectUrls),
     limiter,
     mail: authMailer(settings, stack.mailer, limiter),
+    trustedProxies: stack.trustedProxies,
   };
 
   const app = new Hono();

@@ -16,6 +16,11 @@ interface LinkMail {
   failure: string;
 }
 
+function userMetadata(user: UserRow): Record<string, unknown> {
+  const data = user.raw_user_meta_data;
+  return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+}
+
 async function sendLink(
   ctx: AuthContext,
   db: Queryable,
@@ -36,7 +41,10 @@ async function sendLink(
       ConfirmationURL: actionLink(ctx.settings, token, mail.verifyType, redirectTo),
       Email: email,
       Token: otp,
+      TokenHash: token,
       SiteURL: ctx.settings.siteUrl,
+      RedirectTo: redirectTo,
+      Data: userMetadata(user),
     });
   } catch (err) {
     // Put the previous link back: a mail that never left must not change what the user can do.

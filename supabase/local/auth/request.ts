@@ -1,6 +1,8 @@
 // Reading requests as GoTrue's retrieveRequestParams does, and the shared per-request context.
 import type { Context } from 'hono';
+import type { TrustedProxies } from '../client-address.ts';
 import type { Db } from '../db/index.ts';
+import { requestClientAddress } from '../http.ts';
 import { AuthError, errorResponse } from './errors.ts';
 import type { AuthMailer } from './mail.ts';
 import type { RateLimiter } from './ratelimit.ts';
@@ -14,6 +16,7 @@ export interface AuthContext {
   allow: RedirectAllowList;
   limiter: RateLimiter;
   mail: AuthMailer;
+  trustedProxies: TrustedProxies;
 }
 
 export type Body = Record<string, unknown>;
@@ -64,19 +67,13 @@ export function bool(body: Body, key: string): boolean {
   return v;
 }
 
-/** The caller's address: the first X-Forwarded-For entry, else the socket's peer. */
-export function clientIp(c: Context): string | null {
-  const xff = c.req.header('x-forwarded-for');
-  if (xff) {
-    const first = xff.split(',')[0].trim();
-    if (first) return first;
-  }
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? null;
+/** The caller's address by the stack's one rule: the peer, or X-Forwarded-For from a trusted proxy. */
+export function clientIp(c: Context, ctx: AuthContext): string | null {
+  return requestClientAddress(c, ctx.trustedProxies) ?? null;
 }
 
-export function grantParams(c: Context): GrantParams {
-  return { ip: clientIp(c), userAgent: c.req.header('user-agent') ?? null };
+export function grantParams(c: Context, ctx: AuthContext): GrantParams {
+  return { ip: clientIp(c, ctx), userAgent: c.req.header('user-agent') ?? null };
 }
 
 /** The redirect_to a request asks for (query string or header), checked against the allow-list. */
@@ -85,17 +82,25 @@ export function referrer(c: Context, ctx: AuthContext): string {
   return ctx.allow.referrer(requested, c.req.header('referer'));
 }
 
-/** Per-IP limits of config.toml's [auth.rate_limit], windows of 5 minutes. */
-export function limitPerIp(c: Context, ctx: AuthContext, bucket: 'sign_in_sign_ups' | 'token_refresh' | 'verify') {
+/**
+ * GoTrue's per-IP limiters (api.go router, options.go NewLimiterOptions), from config.toml's
+ * [auth.rate_limit]: each route has its own counter; /signup, /recover, /resend and /otp all take the
+ * sign_in_sign_ups rate (GOTRUE_RATE_LIMIT_OTP), /token the token_refresh one, /verify
+ * token_verifications. GoTrue refills a token bucket (burst 30) at that rate per 5 minutes; the stack
+ * counts the same number per 5-minute window per address.
+ */
+export type IpLimit = 'sign_in_sign_ups' | 'token_refresh' | 'verify' | 'recover' | 'resend' | 'otp';
+
+export function limitPerIp(c: Context, ctx: AuthContext, bucket: IpLimit) {
   const limits = ctx.settings.rateLimits;
   if (!limits) return;
   const limit =
-    bucket === 'sign_in_sign_ups'
-      ? limits.signInSignUps
-      : bucket === 'token_refresh'
-        ? limits.tokenRefresh
-        : limits.tokenVerifications;
-  if (!ctx.limiter.allow(`${bucket}:${clientIp(c) ?? 'unknown'}`, limit, 300)) {
+    bucket === 'token_refresh'
+      ? limits.tokenRefresh
+      : bucket === 'verify'
+        ? limits.tokenVerifications
+        : limits.signInSignUps;
+  if (!ctx.limiter.allow(`${bucket}:${clientIp(c, ctx) ?? 'unknown'}`, limit, 300)) {
     throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached');
   }
 }

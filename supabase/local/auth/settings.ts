@@ -2,6 +2,7 @@
 // (as the Supabase CLI passes them) plus the stack's own URLs and keys.
 import type { StackConfig } from '../config.ts';
 import { type TomlTable, tomlTable as table } from '../project.ts';
+import { loadMailTemplates, type MailKind, type MailTemplate } from './templates.ts';
 
 export interface AuthSettings {
   siteUrl: string;
@@ -25,6 +26,8 @@ export interface AuthSettings {
   otpLength: number;
   flowStateExpiry: number;
   rateLimits: RateLimitSettings | null;
+  /** [auth.email.template.*] of config.toml, read at start. */
+  templates: Record<MailKind, MailTemplate>;
 }
 
 export interface RateLimitSettings {
@@ -123,5 +126,6 @@ export function loadAuthSettings(config: StackConfig, toml: TomlTable): AuthSett
           tokenVerifications: num(limits.token_verifications, 30),
         }
       : null,
+    templates: loadMailTemplates(config.supabaseDir, toml),
   };
 }

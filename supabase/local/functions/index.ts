@@ -4,10 +4,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { type Context, Hono } from 'hono';
 import { type Env, envFrom } from '../../functions/_shared/env.ts';
+import type { TrustedProxies } from '../client-address.ts';
 import type { StackContext } from '../context.ts';
+import { requestClientAddress } from '../http.ts';
 import { verifyJwt } from '../jwt.ts';
 import { functionEnv, readFunctionSettings } from './settings.ts';
 
@@ -33,23 +34,13 @@ async function checkJwt(req: Request, secret: string): Promise<Response | undefi
   return result.ok ? undefined : relayJson({ msg: 'Invalid JWT' }, 401);
 }
 
-function socketIp(c: Context): string | undefined {
-  try {
-    const address = getConnInfo(c).remote.address;
-    return address?.startsWith('::ffff:') ? address.slice(7) : address;
-  } catch {
-    // Not served by @hono/node-server (app.request in tests): no socket to read.
-    return undefined;
-  }
-}
-
 /** The request as the function sees it on Supabase: path from `/<name>`, the caller's IP forwarded. */
-function forwardedRequest(c: Context): Request {
+function forwardedRequest(c: Context, trusted: TrustedProxies): Request {
   const url = new URL(c.req.url);
   url.pathname = `/${url.pathname.split('/').slice(routeDepth(c)).join('/')}`;
   const headers = new Headers(c.req.raw.headers);
-  const ip = socketIp(c);
-  // The gateway sets the address it saw; a client cannot choose its own.
+  const ip = requestClientAddress(c, trusted);
+  // The gateway sets the one address it worked out, as Supabase's does; a client cannot choose its own.
   if (ip) headers.set('x-forwarded-for', ip);
   else headers.delete('x-forwarded-for');
   const raw = c.req.raw;
@@ -107,7 +98,7 @@ export function functionsApp(ctx: StackContext): Hono {
       return relayJson({ code: 'BOOT_ERROR', message: 'Worker failed to boot (please check logs)' }, 503);
     }
     try {
-      const res = await handler(forwardedRequest(c));
+      const res = await handler(forwardedRequest(c, ctx.trustedProxies));
       if (!res || typeof res !== 'object' || typeof (res as Response).status !== 'number') {
         throw new Error('the handler did not return a Response');
       }

@@ -29,6 +29,9 @@ export function functionEnv(config: StackConfig): Record<string, string> {
     SUPABASE_URL: internalApiUrl(config),
     SUPABASE_ANON_KEY: config.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
+    // The new-format keys as hosted Supabase passes them: JSON dictionaries by key name.
+    SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: config.publishableKey }),
+    SUPABASE_SECRET_KEYS: JSON.stringify({ default: config.secretKey }),
     SUPABASE_DB_URL: config.databaseUrl ?? `postgresql://postgres:postgres@${dbHost}:${config.ports.db}/postgres`,
     SMTP_URL: config.smtpUrl,
     MAIL_FROM: config.mailFrom,

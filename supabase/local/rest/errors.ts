@@ -195,12 +195,15 @@ export const errors = {
     ),
   /** pg-safeupdate, which hosted Supabase loads for the API roles. */
   requiresWhere: (command: 'UPDATE' | 'DELETE') => ApiError.pgrst(400, '21000', `${command} requires a WHERE clause`),
-  noFunction: (fn: string) =>
+  ambiguousFunction: (fn: string, candidates: { params: { name: string; type: string }[] }[]) =>
     ApiError.pgrst(
-      404,
-      'PGRST202',
-      `Could not find the function public.${fn} without parameters in the schema cache`,
-      `Searched for the function public.${fn} without parameters, but no matches were found in the schema cache.`,
+      300,
+      'PGRST203',
+      `Could not choose the best candidate function between: ${candidates
+        .map((c) => `public.${fn}(${c.params.map((p) => `${p.name} => ${p.type}`).join(', ')})`)
+        .join(', ')}`,
+      null,
+      'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
     ),
 };
 

@@ -21,6 +21,10 @@ export interface StatementResult {
   pageTotal: number;
   /** The JSON body built by Postgres ('' for return=minimal). */
   body: string;
+  /** Rows an upsert inserted (the rest were updated or ignored); undefined for other statements. */
+  inserted?: number;
+  /** The planner's row estimate of `options.explain`, when asked. */
+  plannedRows?: number;
 }
 
 const PREAMBLE =
@@ -31,11 +35,14 @@ const PREAMBLE =
   "pg_catalog.set_config('request.path', $5::text, true), " +
   "pg_catalog.set_config('request.headers', $6::text, true), " +
   "pg_catalog.set_config('request.cookies', $7::text, true)";
+// GET and HEAD of a function, like PostgREST's read-only transactions: a write in it fails with 25006.
+const READ_ONLY_PREAMBLE = `${PREAMBLE}, pg_catalog.set_config('transaction_read_only', 'on', true)`;
 
 interface RawResult {
   total: string | null;
   page_total: number;
   body: string;
+  inserted?: number | null;
 }
 
 /**
@@ -47,24 +54,89 @@ export async function execute(
   ctx: RequestContext,
   stmt: Statement,
   check?: (result: StatementResult) => void,
+  options: { readOnly?: boolean; rollback?: boolean; explain?: Statement } = {},
 ): Promise<StatementResult> {
-  return db.transaction(async (tx) => {
-    await tx.query(PREAMBLE, [
-      'public, extensions',
-      ctx.identity.role,
-      JSON.stringify(ctx.identity.claims),
-      ctx.method,
-      ctx.path,
-      JSON.stringify(ctx.headers),
-      JSON.stringify(ctx.cookies),
-    ]);
-    const [row] = await tx.query<RawResult>(stmt.text, stmt.params);
-    const result: StatementResult = {
-      total: row?.total === null || row?.total === undefined ? undefined : Number(row.total),
-      pageTotal: Number(row?.page_total ?? 0),
-      body: row?.body ?? '',
-    };
-    check?.(result);
-    return result;
-  });
+  let kept: StatementResult | undefined;
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.query(options.readOnly ? READ_ONLY_PREAMBLE : PREAMBLE, [
+        'public, extensions',
+        ctx.identity.role,
+        JSON.stringify(ctx.identity.claims),
+        ctx.method,
+        ctx.path,
+        JSON.stringify(ctx.headers),
+        JSON.stringify(ctx.cookies),
+      ]);
+      const [row] = await tx.query<RawResult>(stmt.text, stmt.params);
+      const result: StatementResult = {
+        total: row?.total === null || row?.total === undefined ? undefined : Number(row.total),
+        pageTotal: Number(row?.page_total ?? 0),
+        body: row?.body ?? '',
+        inserted: row?.inserted === null || row?.inserted === undefined ? undefined : Number(row.inserted),
+      };
+      if (options.explain) {
+        // As the request's role, so row-level security is part of the plan, as in PostgREST.
+        const [plan] = await tx.query<{ 'QUERY PLAN': unknown }>(
+          `EXPLAIN (FORMAT JSON) ${options.explain.text}`,
+          options.explain.params,
+        );
+        const doc = plan?.['QUERY PLAN'];
+        const parsed = (typeof doc === 'string' ? JSON.parse(doc) : doc) as { Plan?: { 'Plan Rows'?: number } }[];
+        result.plannedRows = Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? 0);
+      }
+      check?.(result);
+      if (options.rollback) {
+        // Prefer: tx=rollback (or db_tx_end = rollback): answer as if committed, keep nothing.
+        kept = result;
+        throw ROLLBACK;
+      }
+      return result;
+    });
+  } catch (err) {
+    if (err === ROLLBACK && kept) return kept;
+    throw err;
+  }
+}
+
+const ROLLBACK = new Error('rollback requested');
+
+/** How a transaction ends: PostgREST's db-tx-end, from the authenticator role's in-database config. */
+export type TxEnd = 'commit' | 'commit-allow-override' | 'rollback' | 'rollback-allow-override';
+
+const TX_END_SQL = `
+  select s.setting from pg_catalog.pg_db_role_setting rs
+    join pg_catalog.pg_roles r on r.oid = rs.setrole and r.rolname = 'authenticator'
+    cross join lateral unnest(rs.setconfig) s(setting)
+   where rs.setdatabase in (0, (select oid from pg_catalog.pg_database where datname = pg_catalog.current_database()))
+     and s.setting like 'pgrst.db_tx_end=%'
+   order by rs.setdatabase desc
+   limit 1`;
+
+/**
+ * Reads `ALTER ROLE authenticator SET pgrst.db_tx_end = ...` (PostgREST's in-database config), re-read
+ * at most once a second; default commit.
+ */
+export function txEndReader(db: Db): () => Promise<TxEnd> {
+  let value: TxEnd = 'commit';
+  let readAt = 0;
+  return async () => {
+    if (Date.now() - readAt < 1000) return value;
+    readAt = Date.now();
+    const [row] = await db.query<{ setting: string }>(TX_END_SQL);
+    const v = row?.setting.slice('pgrst.db_tx_end='.length);
+    value = v === 'commit-allow-override' || v === 'rollback' || v === 'rollback-allow-override' ? v : 'commit';
+    return value;
+  };
+}
+
+/** Whether this request's transaction rolls back, and whether its Prefer: tx was honoured. */
+export function txOutcome(
+  end: TxEnd,
+  prefer: 'commit' | 'rollback' | undefined,
+): { rollback: boolean; applied: boolean } {
+  const override = end.endsWith('allow-override');
+  const base = end.startsWith('rollback');
+  if (override && prefer) return { rollback: prefer === 'rollback', applied: true };
+  return { rollback: base, applied: false };
 }

@@ -10,6 +10,8 @@ export interface Preferences {
   maxAffected?: number;
   tx?: 'commit' | 'rollback';
   timezone?: string;
+  /** params=single-object: an RPC's whole JSON body is its one json/jsonb argument. */
+  params?: 'single-object';
   /** Preferences not understood; an error only with handling=strict. */
   invalid: string[];
 }
@@ -39,6 +41,8 @@ export function parsePrefer(values: string[]): Preferences {
       prefs.maxAffected = Number(value);
     } else if (key === 'tx' && (value === 'commit' || value === 'rollback')) {
       prefs.tx = value;
+    } else if (key === 'params' && value === 'single-object') {
+      prefs.params = value;
     } else if (key === 'timezone' && value) {
       prefs.timezone = value;
     } else {
@@ -52,7 +56,7 @@ export function parsePrefer(values: string[]): Preferences {
 /** The preferences that were honoured, for the Preference-Applied header. */
 export function appliedPreferences(
   prefs: Preferences,
-  kinds: ('return' | 'count' | 'resolution' | 'missing' | 'handling' | 'max-affected')[],
+  kinds: ('return' | 'count' | 'resolution' | 'missing' | 'handling' | 'max-affected' | 'tx')[],
 ): string | undefined {
   const out: string[] = [];
   for (const k of kinds) {
@@ -61,6 +65,7 @@ export function appliedPreferences(
     if (k === 'resolution' && prefs.resolution) out.push(`resolution=${prefs.resolution}`);
     if (k === 'missing' && prefs.missing) out.push(`missing=${prefs.missing}`);
     if (k === 'handling' && prefs.handling) out.push(`handling=${prefs.handling}`);
+    if (k === 'tx' && prefs.tx) out.push(`tx=${prefs.tx}`);
     if (k === 'max-affected' && prefs.maxAffected !== undefined && prefs.handling === 'strict') {
       out.push(`max-affected=${prefs.maxAffected}`);
     }

@@ -6,7 +6,7 @@ import type { StackContext } from '../context.ts';
 import { type TomlTable, tomlTable } from '../project.ts';
 import { identify } from './auth.ts';
 import { type ApiError, errors, toApiError } from './errors.ts';
-import { execute, type RequestContext, type StatementResult } from './executor.ts';
+import { execute, type RequestContext, type StatementResult, txEndReader, txOutcome } from './executor.ts';
 import {
   appliedPreferences,
   checkJsonContentType,
@@ -18,8 +18,18 @@ import {
   parseRangeHeader,
 } from './headers.ts';
 import { type Method, planRequest } from './plan.ts';
+import { planCall } from './plan-call.ts';
+import { RoutineCache } from './routines.ts';
 import { SchemaCache } from './schema.ts';
-import { buildMutation, buildRead, type MutatePlan, type ReadPlan } from './sql.ts';
+import {
+  buildCall,
+  buildCountSource,
+  buildMutation,
+  buildRead,
+  type CallPlan,
+  type MutatePlan,
+  type ReadPlan,
+} from './sql.ts';
 
 const METHODS = new Set<string>(['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']);
 
@@ -70,9 +80,63 @@ function errorResponse(c: Context, err: ApiError): Response {
 export function restApp(ctx: StackContext): Hono {
   const app = new Hono();
   const cache = new SchemaCache(ctx.db);
+  const routines = new RoutineCache(ctx.db);
+  const txEnd = txEndReader(ctx.db);
+  /** How this request's transaction ends, and the Preference-Applied kinds that adds. */
+  const transactionEnd = async (prefer: Preferences) => {
+    const outcome = txOutcome(await txEnd(), prefer.tx);
+    return { rollback: outcome.rollback, kinds: outcome.applied ? (['tx'] as const) : ([] as const) };
+  };
   const maxRows = readMaxRows(ctx.project);
 
-  app.all('/rpc/:fn', (c) => errorResponse(c, errors.noFunction(c.req.param('fn'))));
+  app.all('/rpc/:fn', async (c) => {
+    const method = c.req.method.toUpperCase();
+    const fn = c.req.param('fn');
+    let authed = false;
+    try {
+      if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') throw errors.unsupportedMethod(method);
+      checkProfile(method === 'POST' ? c.req.header('content-profile') : c.req.header('accept-profile'));
+      const identity = await identify(
+        { authorization: c.req.header('authorization'), apikey: c.req.header('apikey') },
+        ctx.config.jwtSecret,
+        ctx.db,
+      );
+      authed = identity.role !== 'anon';
+      const prefer = parsePrefer(c.req.header('prefer') ? [c.req.header('prefer') as string] : []);
+      const accept = negotiate(c.req.header('accept'));
+      let body: string | undefined;
+      if (method === 'POST') {
+        checkJsonContentType(c.req.header('content-type'));
+        body = await c.req.text();
+      }
+      const url = new URL(c.req.url);
+      const query = [...url.searchParams.entries()] as [string, string][];
+      const plan = await planCall(
+        {
+          method: method as 'GET' | 'HEAD' | 'POST',
+          fn,
+          query,
+          prefer,
+          accept,
+          range: method === 'POST' ? undefined : parseRangeHeader(c.req.header('range')),
+          body,
+          maxRows,
+        },
+        routines,
+        ctx.db,
+      );
+      const rc: RequestContext = {
+        identity,
+        method,
+        path: `/rpc/${fn}`,
+        headers: headerObject(c.req.raw.headers),
+        cookies: parseCookies(c.req.header('cookie')),
+      };
+      return await answerCall(c, plan, rc, prefer, accept);
+    } catch (err) {
+      return errorResponse(c, toApiError(err, authed));
+    }
+  });
 
   app.all('/:table', async (c) => {
     const method = c.req.method.toUpperCase();
@@ -140,7 +204,19 @@ export function restApp(ctx: StackContext): Hono {
     prefer: Preferences,
     accept: Negotiated,
   ) {
-    const result = await execute(ctx.db, rc, buildRead(plan));
+    const end = await transactionEnd(prefer);
+    const estimate = prefer.count === 'planned' || prefer.count === 'estimated';
+    const result = await execute(ctx.db, rc, buildRead(plan), undefined, {
+      rollback: end.rollback,
+      explain: estimate ? buildCountSource(plan) : undefined,
+    });
+    // count=estimated: the exact count while it stays within max_rows, else the planner's estimate.
+    if (
+      prefer.count === 'planned' ||
+      (prefer.count === 'estimated' && plan.countCap !== undefined && (result.total ?? 0) >= plan.countCap)
+    ) {
+      result.total = result.plannedRows;
+    }
     if (plan.single && result.pageTotal !== 1) throw errors.singular(result.pageTotal);
     const lower = plan.offset;
     const upper = lower + result.pageTotal - 1;
@@ -150,11 +226,40 @@ export function restApp(ctx: StackContext): Hono {
       'Content-Location': `/${plan.table.name}${query.length ? `?${canonicalQuery(query)}` : ''}`,
       'Content-Type': accept.contentType,
     };
-    const applied = appliedPreferences(prefer, ['count']);
+    const applied = appliedPreferences(prefer, ['count', ...end.kinds]);
     if (applied) headers['Preference-Applied'] = applied;
     if (total !== undefined && lower > total) {
       throw errors.invalidRange(`An offset of ${lower} was requested, but there are only ${total} rows.`);
     }
+    const status = total !== undefined && 1 + upper - lower < total ? 206 : 200;
+    if (rc.method === 'HEAD') return c.body(null, status, headers);
+    return c.body(result.body, status, headers);
+  }
+
+  async function answerCall(c: Context, plan: CallPlan, rc: RequestContext, prefer: Preferences, accept: Negotiated) {
+    const end = await transactionEnd(prefer);
+    const result = await execute(
+      ctx.db,
+      rc,
+      buildCall(plan),
+      (r) => {
+        if (plan.single && plan.routine.returnsSet && r.pageTotal !== 1) throw errors.singular(r.pageTotal);
+      },
+      { readOnly: plan.readOnly, rollback: end.rollback },
+    );
+    if (plan.routine.returnsVoid) {
+      const appliedTx = appliedPreferences(prefer, [...end.kinds]);
+      return c.body(null, 204, appliedTx ? { 'Preference-Applied': appliedTx } : {});
+    }
+    const lower = plan.offset;
+    const upper = lower + result.pageTotal - 1;
+    const total = result.total;
+    const headers: Record<string, string> = {
+      'Content-Range': contentRange(lower, upper, total),
+      'Content-Type': accept.contentType,
+    };
+    const applied = appliedPreferences(prefer, ['count', ...end.kinds]);
+    if (applied) headers['Preference-Applied'] = applied;
     const status = total !== undefined && 1 + upper - lower < total ? 206 : 200;
     if (rc.method === 'HEAD') return c.body(null, status, headers);
     return c.body(result.body, status, headers);
@@ -168,10 +273,17 @@ export function restApp(ctx: StackContext): Hono {
     accept: Negotiated,
   ) {
     const limitAffected = prefer.handling === 'strict' && prefer.maxAffected !== undefined && plan.kind !== 'insert';
-    const result: StatementResult = await execute(ctx.db, rc, buildMutation(plan), (r) => {
-      if (plan.single && r.pageTotal !== 1) throw errors.singular(r.pageTotal);
-      if (limitAffected && r.pageTotal > (prefer.maxAffected as number)) throw errors.maxAffected(r.pageTotal);
-    });
+    const end = await transactionEnd(prefer);
+    const result: StatementResult = await execute(
+      ctx.db,
+      rc,
+      buildMutation(plan),
+      (r) => {
+        if (plan.single && r.pageTotal !== 1) throw errors.singular(r.pageTotal);
+        if (limitAffected && r.pageTotal > (prefer.maxAffected as number)) throw errors.maxAffected(r.pageTotal);
+      },
+      { rollback: end.rollback },
+    );
     const count = prefer.count !== undefined ? result.pageTotal : undefined;
     const headers: Record<string, string> = {};
     headers['Content-Range'] =
@@ -182,6 +294,7 @@ export function restApp(ctx: StackContext): Hono {
       ...(plan.onConflict ? (['resolution'] as const) : []),
       ...(plan.kind === 'insert' ? (['missing'] as const) : []),
       ...(limitAffected ? (['handling', 'max-affected'] as const) : []),
+      ...end.kinds,
     ]);
     if (applied) headers['Preference-Applied'] = applied;
 
@@ -195,11 +308,13 @@ export function restApp(ctx: StackContext): Hono {
         headers.Location = `/${plan.table.name}?${q.join('&')}`;
       }
     }
+    // An upsert that only updated (or ignored) rows created nothing: 200, as PostgREST answers.
+    const created = plan.kind === 'insert' && (result.inserted === undefined || result.inserted > 0);
     if (plan.returning === 'representation') {
       headers['Content-Type'] = accept.contentType;
-      return c.body(result.body, plan.kind === 'insert' ? 201 : 200, headers);
+      return c.body(result.body, created ? 201 : 200, headers);
     }
-    return c.body(null, plan.kind === 'insert' ? 201 : 204, headers);
+    return c.body(null, created ? 201 : plan.kind === 'insert' ? 200 : 204, headers);
   }
 
   return app;

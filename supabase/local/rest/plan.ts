@@ -38,7 +38,7 @@ export interface RequestInput {
 const RESERVED = new Set(['select', 'columns', 'on_conflict']);
 const EMBEDDABLE = new Set(['order', 'limit', 'offset', 'and', 'or']);
 
-interface Classified {
+export interface Classified {
   select: string;
   columns?: string;
   onConflict?: string;
@@ -47,10 +47,12 @@ interface Classified {
   offset?: string;
   logic: [string, string][];
   filters: [string, string][];
+  /** Keys that are neither reserved nor filters: a function's arguments on GET /rpc. */
+  args: [string, string][];
 }
 
-function classify(query: [string, string][]): Classified {
-  const out: Classified = { select: '*', order: [], logic: [], filters: [] };
+export function classify(query: [string, string][]): Classified {
+  const out: Classified = { select: '*', order: [], logic: [], filters: [], args: [] };
   for (const [key, value] of query) {
     if (key === 'select') out.select = value;
     else if (key === 'columns') out.columns = value;
@@ -67,8 +69,10 @@ function classify(query: [string, string][]): Classified {
         else out.logic.push([key, value]);
       } else if (!RESERVED.has(key) && (key.includes('.') || hasOperator(value))) {
         out.filters.push([key, value]);
+      } else if (!RESERVED.has(key)) {
+        // An RPC argument, which a table request ignores (as PostgREST does).
+        out.args.push([key, value]);
       }
-      // Anything else is an RPC argument, which a table request ignores (as PostgREST does).
     }
   }
   return out;
@@ -79,6 +83,25 @@ function readInt(value: string | undefined): number | undefined {
   if (value === undefined || !/^-?\d+$/.test(value)) return undefined;
   const n = Number(value);
   return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** The rows a read returns: `limit` / `offset`, narrowed by a Range header and [api] max_rows. */
+export function readRange(
+  q: Classified,
+  range: { lower: number; upper?: number } | undefined,
+  maxRows: number | undefined,
+): { offset: number; limit?: number } {
+  const limit = readInt(q.limit);
+  const offset = readInt(q.offset);
+  if (limit !== undefined && limit < 0) throw errors.invalidRange('Limit should be greater than or equal to zero.');
+  let lower = offset ?? 0;
+  let upper = limit === undefined ? Number.POSITIVE_INFINITY : lower + limit - 1;
+  if (range) {
+    lower = Math.max(lower, range.lower);
+    upper = Math.min(upper, range.upper ?? Number.POSITIVE_INFINITY);
+  }
+  if (maxRows !== undefined) upper = Math.min(upper, lower + maxRows - 1);
+  return { offset: lower, limit: Number.isFinite(upper) ? Math.max(0, upper - lower + 1) : undefined };
 }
 
 class Checker {
@@ -112,13 +135,13 @@ class Checker {
   }
 }
 
-function treeFields(t: LogicTree, out: Field[] = []): Field[] {
+export function treeFields(t: LogicTree, out: Field[] = []): Field[] {
   if (t.kind === 'filter') out.push(t.filter.field);
   else for (const c of t.children) treeFields(c, out);
   return out;
 }
 
-async function planSelect(items: SelectItem[], table: Table, db: Db): Promise<PlannedSelect[]> {
+export async function planSelect(items: SelectItem[], table: Table, db: Db): Promise<PlannedSelect[]> {
   const planned: PlannedSelect[] = [];
   for (const item of items) {
     if (item.kind === 'relation') throw errors.noRelationship(table.name, item.name);
@@ -149,7 +172,7 @@ async function resolveType(db: Db, name: string): Promise<string> {
   return resolved;
 }
 
-function parseJsonBody(body: string | undefined): unknown {
+export function parseJsonBody(body: string | undefined): unknown {
   if (body === undefined || body.trim() === '') throw errors.invalidBody('Empty or invalid json');
   try {
     return JSON.parse(body);
@@ -192,24 +215,15 @@ export async function planRequest(input: RequestInput, cache: SchemaCache, db: D
   };
 
   if (input.method === 'GET' || input.method === 'HEAD') {
-    const limit = readInt(q.limit);
-    const offset = readInt(q.offset);
-    if (limit !== undefined && limit < 0) throw errors.invalidRange('Limit should be greater than or equal to zero.');
-    let lower = offset ?? 0;
-    let upper = limit === undefined ? Number.POSITIVE_INFINITY : lower + limit - 1;
-    if (input.range) {
-      lower = Math.max(lower, input.range.lower);
-      upper = Math.min(upper, input.range.upper ?? Number.POSITIVE_INFINITY);
-    }
-    if (input.maxRows !== undefined) upper = Math.min(upper, lower + input.maxRows - 1);
     const plan: ReadPlan = {
       kind: 'read',
       table: checker.current,
       ...base,
       order,
-      offset: lower,
-      limit: Number.isFinite(upper) ? Math.max(0, upper - lower + 1) : undefined,
-      count: input.prefer.count !== undefined,
+      ...readRange(q, input.range, input.maxRows),
+      // planned: the planner's estimate only; estimated: exact up to max_rows, past it the estimate.
+      count: input.prefer.count === 'exact' || input.prefer.count === 'estimated',
+      countCap: input.prefer.count === 'estimated' && input.maxRows !== undefined ? input.maxRows + 1 : undefined,
     };
     return plan;
   }
@@ -266,23 +280,11 @@ export async function planRequest(input: RequestInput, cache: SchemaCache, db: D
       onConflict = { columns: target, action: input.prefer.resolution === 'merge-duplicates' ? 'update' : 'nothing' };
     }
   }
-  const rows = (Array.isArray(payload) ? payload : [payload]) as Record<string, unknown>[];
   let groups: InsertGroup[];
   if (input.prefer.missing === 'default') {
-    // One INSERT per set of keys present: a column a row leaves out takes its default.
-    const byKeys = new Map<string, InsertGroup & { rows: unknown[] }>();
-    for (const row of rows) {
-      const present = columns.filter((c) => Object.hasOwn(row, c));
-      const key = JSON.stringify(present);
-      let group = byKeys.get(key);
-      if (!group) {
-        group = { columns: present, payload: '', rows: [] };
-        byKeys.set(key, group);
-      }
-      group.rows.push(row);
-    }
-    groups = [...byKeys.values()].map((g) => ({ columns: g.columns, payload: JSON.stringify(g.rows) }));
-    if (groups.length === 0) groups = [{ columns, payload: '[]' }];
+    // Every row over the whole column list: a key a row leaves out takes the column default, evaluated
+    // for that row; rows go in (and come back) in the order sent.
+    groups = [{ columns, payload: Array.isArray(payload) ? raw : `[${raw}]`, missingDefault: true }];
   } else {
     groups = [{ columns, payload: Array.isArray(payload) ? raw : `[${raw}]` }];
   }

@@ -7,6 +7,10 @@ export interface Column {
   name: string;
   /** format_type() of the column's type without modifier, e.g. `integer`, `timestamp with time zone`. */
   type: string;
+  /** The column's DEFAULT expression from the catalog (pg_get_expr), for Prefer: missing=default. */
+  defaultExpr?: string;
+  /** pg_attribute.attidentity: 'a' always / 'd' by default, '' for none. */
+  identity?: string;
 }
 
 export interface Table {
@@ -22,10 +26,13 @@ const CATALOG_SQL = `
          c.relkind::text as kind,
          a.attname as column_name,
          pg_catalog.format_type(a.atttypid, null) as type,
-         coalesce(a.attnum = any (pk.indkey::int2[]), false) as is_pk
+         coalesce(a.attnum = any (pk.indkey::int2[]), false) as is_pk,
+         pg_catalog.pg_get_expr(d.adbin, d.adrelid) as default_expr,
+         a.attidentity::text as identity
     from pg_catalog.pg_class c
     join pg_catalog.pg_namespace n on n.oid = c.relnamespace
     left join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+    left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
     left join pg_catalog.pg_index pk on pk.indrelid = c.oid and pk.indisprimary
    where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm', 'f')
    order by c.relname, a.attnum`;
@@ -36,6 +43,8 @@ interface CatalogRow {
   column_name: string | null;
   type: string | null;
   is_pk: boolean;
+  default_expr: string | null;
+  identity: string | null;
 }
 
 export class SchemaCache {
@@ -61,7 +70,12 @@ export class SchemaCache {
               tables.set(r.table_name, t);
             }
             if (r.column_name && r.type) {
-              t.columns.set(r.column_name, { name: r.column_name, type: r.type });
+              t.columns.set(r.column_name, {
+                name: r.column_name,
+                type: r.type,
+                defaultExpr: r.default_expr ?? undefined,
+                identity: r.identity ?? '',
+              });
               if (r.is_pk) t.primaryKey.push(r.column_name);
             }
           }

@@ -6,6 +6,7 @@
 // to the column's type, so both drivers pass it as plain text and Postgres parses it as PostgREST's
 // untyped literals would be.
 import type { Field, Filter, LogicTree, OrderTerm } from './parser.ts';
+import type { Routine, RoutineParam } from './routines.ts';
 import type { Table } from './schema.ts';
 
 export interface PlannedSelect {
@@ -30,13 +31,17 @@ export interface ReadPlan extends Base {
   order: OrderTerm[];
   offset: number;
   limit?: number;
+  /** Count the matching rows exactly (count=exact), or up to `countCap` rows (count=estimated). */
   count: boolean;
+  countCap?: number;
 }
 
 /** Rows inserted by one INSERT: the columns it names and a JSON array of objects. */
 export interface InsertGroup {
   columns: string[];
   payload: string;
+  /** Prefer: missing=default: a key a row leaves out takes the column's default, for that row. */
+  missingDefault?: boolean;
 }
 
 export interface MutatePlan extends Base {
@@ -56,6 +61,29 @@ export interface MutatePlan extends Base {
   order: OrderTerm[];
   offset: number;
   limit?: number;
+}
+
+/** A call of /rpc/<function>. */
+export interface CallPlan {
+  kind: 'call';
+  routine: Routine;
+  /** The result's columns as a table, when the function returns rows of a composite type. */
+  table?: Table;
+  /** The named arguments given, each bound from the JSON object `args`. */
+  params: RoutineParam[];
+  /** JSON text: the arguments object, or the whole body when `passBody`. */
+  args: string;
+  /** The body is the function's one json/jsonb argument (params=single-object, or one unnamed argument). */
+  passBody: boolean;
+  select: PlannedSelect[];
+  where: LogicTree[];
+  order: OrderTerm[];
+  offset: number;
+  limit?: number;
+  count: boolean;
+  single: boolean;
+  stripNulls: boolean;
+  readOnly: boolean;
 }
 
 export type Plan = ReadPlan | MutatePlan;
@@ -100,13 +128,21 @@ const FTS_FUNCTIONS: Record<string, string> = {
 };
 
 class Builder {
-  readonly params: string[] = [];
+  readonly params: string[];
+  /** Spell `*` out as the table's columns (when `from` carries extra columns of its own). */
+  readonly explicitStar: boolean;
   readonly from: string;
   readonly table: Table;
 
-  constructor(table: Table) {
+  constructor(
+    table: Table,
+    from = `"public".${quoteIdent(table.name)}`,
+    options: { params?: string[]; explicitStar?: boolean } = {},
+  ) {
     this.table = table;
-    this.from = `"public".${quoteIdent(table.name)}`;
+    this.from = from;
+    this.params = options.params ?? [];
+    this.explicitStar = options.explicitStar ?? false;
   }
 
   param(value: string): string {
@@ -188,7 +224,10 @@ class Builder {
   selectList(items: PlannedSelect[]): string {
     return items
       .map((item) => {
-        if (item.kind === 'star') return `${this.from}.*`;
+        if (item.kind === 'star') {
+          if (!this.explicitStar) return `${this.from}.*`;
+          return [...this.table.columns.keys()].map((c) => this.column(c)).join(', ');
+        }
         const f = item.field as Field;
         let { sql } = this.field(f);
         if (item.castType) sql = `CAST(${sql} AS ${item.castType})`;
@@ -226,12 +265,24 @@ export function buildRead(plan: ReadPlan): Statement {
   const order = b.order(plan.order);
   const limit = plan.limit === undefined ? '' : ` LIMIT CAST(${b.param(String(plan.limit))} AS bigint)`;
   const offset = plan.offset ? ` OFFSET CAST(${b.param(String(plan.offset))} AS bigint)` : '';
-  const total = plan.count ? `(SELECT pg_catalog.count(*) FROM ${b.from}${where})::text` : 'NULL::text';
+  const capped = plan.countCap === undefined ? '' : ` LIMIT CAST(${b.param(String(plan.countCap))} AS bigint)`;
+  const total = !plan.count
+    ? 'NULL::text'
+    : capped
+      ? `(SELECT pg_catalog.count(*) FROM (SELECT 1 FROM ${b.from}${where}${capped}) pgrst_capped)::text`
+      : `(SELECT pg_catalog.count(*) FROM ${b.from}${where})::text`;
   const text =
     `WITH pgrst_source AS (SELECT ${select} FROM ${b.from}${where}${order}${limit}${offset}) ` +
     `SELECT ${total} AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${bodyExpr(plan)} AS body ` +
     'FROM (SELECT * FROM pgrst_source) _postgrest_t';
   return { text, params: b.params };
+}
+
+/** The rows a read matches, for the planner's estimate (count=planned|estimated): EXPLAIN of this. */
+export function buildCountSource(plan: ReadPlan): Statement {
+  const b = new Builder(plan.table);
+  const where = b.where(plan.where);
+  return { text: `SELECT 1 FROM ${b.from}${where}`, params: b.params };
 }
 
 export function buildMutation(plan: MutatePlan): Statement {
@@ -252,8 +303,12 @@ export function buildMutation(plan: MutatePlan): Statement {
     return ` WHERE ${b.from}.ctid = ANY (ARRAY(SELECT ${b.from}.ctid FROM ${b.from}${where}${b.order(plan.order)}${limit}${offset}))`;
   };
   let ctes: string;
+  let inserted = 'NULL::int';
   switch (plan.kind) {
     case 'insert': {
+      // An upsert also says how many rows were inserted (xmax = 0) rather than updated: 201 or 200.
+      const upsert = plan.onConflict !== undefined;
+      const rowReturning = upsert ? `${b.from}.*, (${b.from}.xmax = 0) AS pgrst_inserted` : returning;
       const inserts = (plan.groups ?? []).map((g) => {
         const cols = g.columns.map(quoteIdent).join(', ');
         const target = g.columns.length ? ` (${cols})` : '';
@@ -266,17 +321,43 @@ export function buildMutation(plan: MutatePlan): Statement {
               ? ` ON CONFLICT (${on}) DO UPDATE SET ${sets}`
               : ` ON CONFLICT (${on}) DO NOTHING`;
         }
+        if (g.missingDefault && g.columns.length) {
+          // Defaults come from the catalog (pg_get_expr), never from the request; keys are bind parameters.
+          const values = g.columns.map((c) => {
+            const col = plan.table.columns.get(c);
+            const fallback = col?.defaultExpr ?? 'NULL';
+            return `CASE WHEN (pgrst_row.j)::jsonb ? ${b.param(c)} THEN _.${quoteIdent(c)} ELSE ${fallback} END`;
+          });
+          return (
+            `INSERT INTO ${b.from}${target} SELECT ${values.join(', ')} ` +
+            `FROM pg_catalog.json_array_elements((${b.param(g.payload)})::json) WITH ORDINALITY AS pgrst_row(j, n), ` +
+            `LATERAL pg_catalog.json_populate_record(NULL::${b.from}, pgrst_row.j) _ ORDER BY pgrst_row.n` +
+            `${conflict} RETURNING ${rowReturning}`
+          );
+        }
         return (
           `INSERT INTO ${b.from}${target} SELECT ${cols} ` +
-          `FROM pg_catalog.json_populate_recordset(NULL::${b.from}, (${b.param(g.payload)})::json) _${conflict} RETURNING ${returning}`
+          `FROM pg_catalog.json_populate_recordset(NULL::${b.from}, (${b.param(g.payload)})::json) _${conflict} RETURNING ${rowReturning}`
         );
       });
+      const target = upsert ? 'pgrst_mut' : 'pgrst_source';
       if (inserts.length === 1) {
-        ctes = `pgrst_source AS (${inserts[0]})`;
+        ctes = `${target} AS (${inserts[0]})`;
       } else {
         const parts = inserts.map((sql, i) => `pgrst_insert_${i} AS (${sql})`);
         const union = inserts.map((_, i) => `SELECT * FROM pgrst_insert_${i}`).join(' UNION ALL ');
-        ctes = `${parts.join(', ')}, pgrst_source AS (${union})`;
+        ctes = `${parts.join(', ')}, ${target} AS (${union})`;
+      }
+      if (upsert) {
+        const m = new Builder(plan.table, 'pgrst_mut', { params: b.params, explicitStar: true });
+        const outer =
+          plan.returning === 'representation'
+            ? m.selectList(plan.select)
+            : plan.returning === 'headers-only' && plan.table.primaryKey.length
+              ? plan.table.primaryKey.map((c) => m.column(c)).join(', ')
+              : '1';
+        ctes += `, pgrst_source AS (SELECT ${outer} FROM pgrst_mut)`;
+        inserted = '(SELECT pg_catalog.count(*) FROM pgrst_mut WHERE pgrst_mut.pgrst_inserted)::int';
       }
       break;
     }
@@ -300,7 +381,57 @@ export function buildMutation(plan: MutatePlan): Statement {
   const body = plan.returning === 'minimal' ? "''" : bodyExpr(plan);
   const text =
     `WITH ${ctes} ` +
-    `SELECT NULL::text AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${body} AS body ` +
+    `SELECT NULL::text AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${body} AS body, ${inserted} AS inserted ` +
+    'FROM (SELECT * FROM pgrst_source) _postgrest_t';
+  return { text, params: b.params };
+}
+
+/**
+ * SELECT over the function's result, as PostgREST's callPlan: the arguments come from one JSON
+ * parameter through json_to_record, typed by the catalog, and are passed by name.
+ */
+export function buildCall(plan: CallPlan): Statement {
+  const r = plan.routine;
+  const pseudo: Table = plan.table ?? { name: r.name, kind: 'f', columns: new Map(), primaryKey: [] };
+  const b = new Builder(pseudo, 'pgrst_call');
+  const fn = `"public".${quoteIdent(r.name)}`;
+  let from: string;
+  if (plan.passBody) {
+    from = `${fn}((${b.param(plan.args)})::${r.params[0].type}) pgrst_call`;
+  } else if (plan.params.length === 0) {
+    from = `${fn}() pgrst_call`;
+  } else {
+    const record = plan.params.map((p) => `${quoteIdent(p.name)} ${p.type}`).join(', ');
+    const named = plan.params
+      .map((p) => `${quoteIdent(p.name)} := ${p.variadic ? 'VARIADIC ' : ''}pgrst_args.${quoteIdent(p.name)}`)
+      .join(', ');
+    from =
+      `pg_catalog.json_to_record((${b.param(plan.args)})::json) AS pgrst_args(${record}), ` +
+      `LATERAL ${fn}(${named}) pgrst_call`;
+  }
+  // A scalar result is one column named after the function, read as pgrst_scalar.
+  const scalar = !plan.table;
+  const fromScalar = scalar ? from.replace(/ pgrst_call$/, ' pgrst_call(pgrst_scalar)') : from;
+  const where = scalar ? '' : b.where(plan.where);
+  const select = scalar ? 'pgrst_call.pgrst_scalar' : b.selectList(plan.select);
+  const order = scalar ? '' : b.order(plan.order);
+  const limit = plan.limit === undefined ? '' : ` LIMIT CAST(${b.param(String(plan.limit))} AS bigint)`;
+  const offset = plan.offset ? ` OFFSET CAST(${b.param(String(plan.offset))} AS bigint)` : '';
+  const total =
+    plan.count && r.returnsSet ? `(SELECT pg_catalog.count(*) FROM ${fromScalar}${where})::text` : 'NULL::text';
+  let body: string;
+  if (r.returnsVoid) body = "''";
+  else if (scalar) {
+    body = r.returnsSet
+      ? "coalesce(pg_catalog.json_agg(_postgrest_t.pgrst_scalar), '[]')::text"
+      : "coalesce((pg_catalog.json_agg(_postgrest_t.pgrst_scalar) -> 0)::text, 'null')";
+  } else {
+    body = bodyExpr({ ...plan, single: plan.single || !r.returnsSet } as Base);
+    if (!r.returnsSet) body = body.replace(/, ''\)$/, ", 'null')");
+  }
+  const text =
+    `WITH pgrst_source AS (SELECT ${select} FROM ${fromScalar}${where}${order}${limit}${offset}) ` +
+    `SELECT ${total} AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${body} AS body ` +
     'FROM (SELECT * FROM pgrst_source) _postgrest_t';
   return { text, params: b.params };
 }

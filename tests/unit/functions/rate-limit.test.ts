@@ -1,5 +1,12 @@
-import { describe, expect, test } from 'vitest';
-import { createRateLimiter, tooManyRequestsMessage } from '../../../supabase/functions/_shared/rate-limit.ts';
+import { describe, expect, test, vi } from 'vitest';
+import { envFrom } from '../../../supabase/functions/_shared/env.ts';
+import {
+  createRateLimiter,
+  functionRateLimiter,
+  type RateLimiter,
+  refuseOverLimit,
+  tooManyRequestsMessage,
+} from '../../../supabase/functions/_shared/rate-limit.ts';
 
 function clock(start = 1_000_000) {
   let t = start;
@@ -57,5 +64,50 @@ describe('fixed-window rate limit', () => {
     [600, 'Too many requests from your address. Please try again in 10 minutes.'],
   ])('message for %s s', (seconds, text) => {
     expect(tooManyRequestsMessage(seconds)).toBe(text);
+  });
+});
+
+describe('refuseOverLimit', () => {
+  const answering = (result: Awaited<ReturnType<RateLimiter['hit']>>): RateLimiter => ({ hit: async () => result });
+
+  test('over the limit: 429, the sentence, Retry-After', async () => {
+    const res = await refuseOverLimit(answering({ ok: false, retryAfterSeconds: 540 }), '1.2.3.4');
+    expect(res?.status).toBe(429);
+    expect(res?.headers.get('retry-after')).toBe('540');
+    expect(await res?.json()).toEqual({ error: 'Too many requests from your address. Please try again in 9 minutes.' });
+  });
+
+  test('within the limit: nothing to answer', async () => {
+    expect(await refuseOverLimit(answering({ ok: true, remaining: 3 }), '1.2.3.4')).toBeUndefined();
+  });
+});
+
+describe('functionRateLimiter (counters in Postgres through supabase-js)', () => {
+  const rule = { max: 1, windowMs: 60_000 };
+
+  test('RATE_LIMITS=off never refuses and needs no database', async () => {
+    const limiter = functionRateLimiter(envFrom({ RATE_LIMITS: 'off' }), 'f', rule);
+    for (let i = 0; i < 5; i++) expect(await limiter.hit('a')).toEqual({ ok: true, remaining: 1 });
+  });
+
+  test('fails open with a logged error when the database cannot be asked', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const unreachable = functionRateLimiter(
+        envFrom({ SUPABASE_URL: 'http://127.0.0.1:9', SUPABASE_SERVICE_ROLE_KEY: 'key' }),
+        'contact',
+        rule,
+      );
+      expect(await unreachable.hit('a')).toEqual({ ok: true, remaining: 1 });
+      const unset = functionRateLimiter(envFrom({}), 'contact', rule);
+      expect(await unset.hit('a')).toEqual({ ok: true, remaining: 1 });
+      expect(logged.mock.calls.map((c) => String(c[0]))).toEqual([
+        'contact: rate limit not checked, request let through:',
+        'contact: rate limit not checked, request let through:',
+      ]);
+      expect(String(logged.mock.calls[1][1])).toBe('Missing environment variable SUPABASE_URL');
+    } finally {
+      logged.mockRestore();
+    }
   });
 });

@@ -109,7 +109,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
       if (settings.mailerAutoconfirm) {
         await confirmUser(ctx.db, user);
         const confirmed = (await findUserById(ctx.db, user.id)) as UserRow;
-        return json(await issueSession(ctx.db, settings, confirmed, 'password', grantParams(c)));
+        return json(await issueSession(ctx.db, settings, confirmed, 'password', grantParams(c, ctx)));
       }
       try {
         checkFrequency(settings, user.confirmation_sent_at);
@@ -126,6 +126,8 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
   app.post(
     '/recover',
     handle(async (c) => {
+      // The limiter comes first, as GoTrue's middleware does: malformed requests count too.
+      limitPerIp(c, ctx, 'recover');
       const body = await readBody(c);
       let email = str(body, 'email');
       const { challenge, method } = pkceParams(body);
@@ -144,6 +146,8 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
   app.post(
     '/resend',
     handle(async (c) => {
+      // The limiter comes first, as GoTrue's middleware does: malformed requests count too.
+      limitPerIp(c, ctx, 'resend');
       const body = await readBody(c);
       const type = str(body, 'type');
       let email = str(body, 'email');
@@ -181,6 +185,8 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
   app.post(
     '/otp',
     handle(async (c) => {
+      // The limiter comes first, as GoTrue's middleware does: malformed requests count too.
+      limitPerIp(c, ctx, 'otp');
       const body = await readBody(c);
       let email = str(body, 'email');
       const phone = str(body, 'phone');

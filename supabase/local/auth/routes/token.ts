@@ -38,7 +38,7 @@ export function tokenRoutes(app: Hono, ctx: AuthContext) {
     const weak = weakPassword(settings, secret);
     if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
 
-    const token = await issueSession(ctx.db, settings, user, 'password', grantParams(c));
+    const token = await issueSession(ctx.db, settings, user, 'password', grantParams(c, ctx));
     if (weak) token.weak_password = { message: weak.message, reasons: weak.reasons };
     return json(token);
   });
@@ -47,7 +47,7 @@ export function tokenRoutes(app: Hono, ctx: AuthContext) {
     limitPerIp(c, ctx, 'token_refresh');
     const body = await readBody(c);
     const presented = str(body, 'refresh_token');
-    return json(await refreshTokenGrant(ctx.db, settings, presented, grantParams(c), findUserById));
+    return json(await refreshTokenGrant(ctx.db, settings, presented, grantParams(c, ctx), findUserById));
   });
 
   const pkce = handle(async (c) => {
@@ -58,7 +58,7 @@ export function tokenRoutes(app: Hono, ctx: AuthContext) {
     if (authCode === '' || verifier === '') {
       throw badRequest('validation_failed', 'invalid request: both auth code and code verifier should be non-empty');
     }
-    const grant = grantParams(c);
+    const grant = grantParams(c, ctx);
     const token = await ctx.db.transaction(async (tx) => {
       const flow = await takeFlowState(tx, authCode, verifier, settings.flowStateExpiry);
       const user = await findUserById(tx, flow.userId);

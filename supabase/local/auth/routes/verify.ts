@@ -138,7 +138,7 @@ export function verifyRoutes(app: Hono, ctx: AuthContext) {
       const pkce = token.startsWith(PKCE_PREFIX);
       const method = PKCE_METHODS[type];
       if (pkce && !method) throw badRequest('validation_failed', `unsupported authentication method "${type}"`);
-      const grant = grantParams(c);
+      const grant = grantParams(c, ctx);
 
       try {
         const result = await ctx.db.transaction(async (tx) => {
@@ -198,7 +198,7 @@ export function verifyRoutes(app: Hono, ctx: AuthContext) {
       } else if (email !== '' || phone !== '' || redirect !== '') {
         throw badRequest('validation_failed', 'Only the token_hash and type should be provided');
       }
-      const grant = grantParams(c);
+      const grant = grantParams(c, ctx);
       const session = await ctx.db.transaction(async (tx) => {
         const found =
           token === ''

@@ -1,0 +1,182 @@
+// /rest/v1/rpc/<function> through supabase-js .rpc(): named arguments, scalar / setof / table / composite
+// / void results, params=single-object, read filters on returned rows, the request's role and claims
+// (EXECUTE grants and RLS apply), read-only GET, and PostgREST's errors for an unknown function.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createMember, type Member, rest } from './rest-helpers.ts';
+import { startTestStack, type TestStack } from './stack.ts';
+
+let t: TestStack;
+let a: Member;
+let b: Member;
+
+const FUNCTIONS = `
+  create table public.rpc_log (id serial primary key, note text not null);
+  grant all on public.rpc_log to anon, authenticated, service_role;
+  grant usage on sequence public.rpc_log_id_seq to anon, authenticated, service_role;
+
+  create function public.add_them(a integer, b integer) returns integer
+    language sql immutable as $$ select a + b $$;
+  create function public.greet(name text, greeting text default 'Hello') returns text
+    language sql immutable as $$ select greeting || ', ' || name $$;
+  create function public.numbers(upto integer) returns setof integer
+    language sql immutable as $$ select generate_series(1, upto) $$;
+  create function public.squares(upto integer) returns table (n integer, square integer, label text)
+    language sql immutable as $$ select i, i * i, 'n' || i from generate_series(1, upto) i $$;
+  create function public.my_profile() returns public.profiles
+    language sql stable as $$ select * from public.profiles where user_id = auth.uid() $$;
+  create function public.visible_profiles() returns setof public.profiles
+    language sql stable as $$ select * from public.profiles order by email $$;
+  create function public.jwt_role() returns text
+    language sql stable as $$ select current_setting('request.jwt.claims', true)::json ->> 'role' $$;
+  create function public.log_note(note text) returns void
+    language sql as $$ insert into public.rpc_log (note) values (note) $$;
+  create function public.echo_body(payload jsonb) returns jsonb
+    language sql immutable as $$ select payload $$;
+  create function public.echo_unnamed(json) returns json
+    language sql immutable as $$ select $1 $$;
+  create function public.sum_array(xs integer[]) returns integer
+    language sql immutable as $$ select coalesce(sum(x), 0)::int from unnest(xs) x $$;
+  create function public.members_only() returns text
+    language sql stable as $$ select 'secret' $$;
+  revoke execute on function public.members_only() from public, anon;
+  grant execute on function public.members_only() to authenticated;
+`;
+
+beforeAll(async () => {
+  t = await startTestStack();
+  await t.stack.ctx.db.exec(FUNCTIONS);
+  a = await createMember(t, 'rpc-a', { firstName: 'Ada', lastName: 'Lovelace' });
+  b = await createMember(t, 'rpc-b', { firstName: 'Grace', lastName: 'Hopper' });
+});
+afterAll(() => t?.stop());
+
+describe('results as PostgREST returns them', () => {
+  test('a scalar result is the bare value, by POST and by GET', async () => {
+    const post = await t.anon().rpc('add_them', { a: 2, b: 40 });
+    expect(post).toMatchObject({ data: 42, error: null, status: 200 });
+    const get = await t.anon().rpc('add_them', { a: '5', b: 6 }, { get: true });
+    expect(get).toMatchObject({ data: 11, error: null, status: 200 });
+  });
+
+  test('an argument with a default may be left out', async () => {
+    expect((await t.anon().rpc('greet', { name: 'Ada' })).data).toBe('Hello, Ada');
+    expect((await t.anon().rpc('greet', { name: 'Ada', greeting: 'Hi' })).data).toBe('Hi, Ada');
+  });
+
+  test('setof a scalar is an array; table results are rows that select, filters, order and range apply to', async () => {
+    expect((await t.anon().rpc('numbers', { upto: 4 })).data).toEqual([1, 2, 3, 4]);
+    const rows = await t
+      .anon()
+      .rpc('squares', { upto: 6 })
+      .select('n,square')
+      .gt('n', 2)
+      .order('n', { ascending: false })
+      .limit(2);
+    expect(rows.error).toBeNull();
+    expect(rows.data).toEqual([
+      { n: 6, square: 36 },
+      { n: 5, square: 25 },
+    ]);
+    const counted = await t.anon().rpc('squares', { upto: 6 }, { count: 'exact' }).range(0, 1);
+    expect(counted.count).toBe(6);
+    expect(counted.data).toEqual([
+      { n: 1, square: 1, label: 'n1' },
+      { n: 2, square: 4, label: 'n2' },
+    ]);
+    expect(counted.status).toBe(206);
+    const one = await t.anon().rpc('squares', { upto: 3 }).eq('n', 2).single();
+    expect(one.data).toEqual({ n: 2, square: 4, label: 'n2' });
+  });
+
+  test('arrays and JSON travel as JSON', async () => {
+    expect((await t.anon().rpc('sum_array', { xs: [1, 2, 3] })).data).toBe(6);
+    const json = await t.anon().rpc('echo_body', { payload: { nested: [1, { x: 'y' }] } });
+    expect(json.data).toEqual({ nested: [1, { x: 'y' }] });
+  });
+
+  test('a function returning void answers 204 and its write is stored', async () => {
+    const res = await t.anon().rpc('log_note', { note: 'stored by rpc' });
+    expect(res).toMatchObject({ data: null, error: null, status: 204 });
+    const rows = await t.stack.ctx.db.query<{ note: string }>('select note from public.rpc_log');
+    expect(rows.map((r) => r.note)).toContain('stored by rpc');
+  });
+
+  test('Prefer: params=single-object passes the whole body; so does one unnamed json argument', async () => {
+    const single = await rest(t, 'rpc/echo_body', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Prefer: 'params=single-object' },
+      body: JSON.stringify({ any: 'shape', n: 1 }),
+    });
+    expect(single.status).toBe(200);
+    expect(await single.json()).toEqual({ any: 'shape', n: 1 });
+    const unnamed = await t.anon().rpc('echo_unnamed', { whole: ['body'] });
+    expect(unnamed.data).toEqual({ whole: ['body'] });
+  });
+});
+
+describe('the request runs as its JWT role with its claims', () => {
+  test('claims reach the function; RLS limits what a security-invoker function reads', async () => {
+    expect((await a.client.rpc('jwt_role')).data).toBe('authenticated');
+    expect((await t.anon().rpc('jwt_role')).data).toBe('anon');
+    expect((await t.admin().rpc('jwt_role')).data).toBe('service_role');
+    const mine = await a.client.rpc('my_profile');
+    expect(mine.data).toMatchObject({ user_id: a.id, first_name: 'Ada' });
+    const visible = await b.client.rpc('visible_profiles').select('user_id');
+    expect(visible.data).toEqual([{ user_id: b.id }]);
+    const all = await t.admin().rpc('visible_profiles').select('user_id');
+    expect(((all.data ?? []) as { user_id: string }[]).map((r) => r.user_id).sort()).toEqual([a.id, b.id].sort());
+  });
+
+  test('EXECUTE grants apply: 401 for a visitor, 200 for a member', async () => {
+    const visitor = await t.anon().rpc('members_only');
+    expect(visitor.status).toBe(401);
+    expect(visitor.error).toMatchObject({ code: '42501', message: 'permission denied for function members_only' });
+    expect((await a.client.rpc('members_only')).data).toBe('secret');
+  });
+
+  test('GET runs read-only: a write in it answers 405 and nothing is stored', async () => {
+    const res = await t.anon().rpc('log_note', { note: 'via get' }, { get: true });
+    expect(res.status).toBe(405);
+    expect(res.error).toMatchObject({ code: '25006' });
+    const rows = await t.stack.ctx.db.query('select 1 from public.rpc_log where note = $1::text', ['via get']);
+    expect(rows).toHaveLength(0);
+  });
+});
+
+describe('errors', () => {
+  test('an unknown function: 404 PGRST202 with PostgREST message and details', async () => {
+    const res = await t.anon().rpc('no_such_fn', { b: 1, a: 2 });
+    expect(res.status).toBe(404);
+    expect(res.error).toEqual({
+      code: 'PGRST202',
+      details:
+        'Searched for the function public.no_such_fn with parameters a, b or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+      hint: null,
+      message: 'Could not find the function public.no_such_fn(a, b) in the schema cache',
+    });
+    const none = await t.anon().rpc('no_such_fn', {}, { get: true });
+    expect(none.error).toMatchObject({
+      message: 'Could not find the function public.no_such_fn without parameters in the schema cache',
+      details:
+        'Searched for the function public.no_such_fn without parameters, but no matches were found in the schema cache.',
+    });
+  });
+
+  test('wrong argument names: 404 with a hint naming the parameters that exist', async () => {
+    const res = await t.anon().rpc('add_them', { x: 1 });
+    expect(res.status).toBe(404);
+    expect(res.error).toMatchObject({
+      code: 'PGRST202',
+      message: 'Could not find the function public.add_them(x) in the schema cache',
+      hint: 'Perhaps you meant to call the function public.add_them(a, b)',
+    });
+  });
+
+  test('a value of the wrong type is Postgres error 22P02, 400; trigger functions are not callable', async () => {
+    const res = await t.anon().rpc('add_them', { a: 'one', b: 2 });
+    expect(res.status).toBe(400);
+    expect(res.error?.code).toBe('22P02');
+    const trigger = await t.admin().rpc('handle_new_user');
+    expect(trigger.status).toBe(404);
+  });
+});
