@@ -1,6 +1,7 @@
 // Payload schemas shared by the functions and the site's forms: one source of truth for every input rule.
 // Plain zod only (no Deno or Node APIs) so the browser bundle can import it too.
 import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordMeetsRules } from './password.ts';
 
 /** Input limits, the same in forms and functions (characters). */
 export const LIMITS = {
@@ -52,6 +53,45 @@ export const contactSchema = z.object({
   website: z.unknown().optional(),
 });
 
+/** What a server says when a password breaks the shared rules (the form shows its checklist instead). */
+export const PASSWORD_RULES_MESSAGE = `Password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters with a lowercase letter, an uppercase letter, a number and a symbol.`;
+
+const passwordSchema = z
+  .string({
+    error: (iss) =>
+      iss.input === undefined || iss.input === null ? 'Password is required.' : 'Password must be text.',
+  })
+  .min(1, 'Password is required.')
+  .refine(passwordMeetsRules, PASSWORD_RULES_MESSAGE);
+
+/**
+ * user-signup's body. Unknown keys are dropped: clientIP, userAgent and timestamp, which older clients
+ * send, are never trusted; the function reads the address and user agent from the request.
+ */
+export const signupSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  firstName: required('First name', LIMITS.name, oneLine),
+  lastName: required('Last name', LIMITS.name, oneLine),
+  website: z.unknown().optional(),
+});
+
+export type SignupPayload = z.input<typeof signupSchema>;
+export type SignupInput = Omit<z.output<typeof signupSchema>, 'website'>;
+
+/** password-reset's body: `redirectTo` is only a wish; the function keeps it only when allow-listed. */
+export const passwordResetSchema = z.object({
+  email: emailSchema,
+  redirectTo: z
+    .unknown()
+    .optional()
+    .transform((v) => (typeof v === 'string' && v.length <= 2048 ? v : undefined)),
+  website: z.unknown().optional(),
+});
+
+export type PasswordResetPayload = z.input<typeof passwordResetSchema>;
+export type PasswordResetInput = Omit<z.output<typeof passwordResetSchema>, 'website'>;
+
 export type ContactPayload = z.input<typeof contactSchema>;
 export type ContactInput = Omit<z.output<typeof contactSchema>, 'website'>;
 
@@ -81,4 +121,18 @@ export function validateContact(input: unknown): Validation<ContactInput> {
   if (!result.ok) return result;
   const { website: _honeypot, ...data } = result.data;
   return { ok: true, data };
+}
+
+function withoutHoneypot<T extends { website?: unknown }>(result: Validation<T>): Validation<Omit<T, 'website'>> {
+  if (!result.ok) return result;
+  const { website: _honeypot, ...data } = result.data;
+  return { ok: true, data };
+}
+
+export function validateSignup(input: unknown): Validation<SignupInput> {
+  return withoutHoneypot(validate(signupSchema, input));
+}
+
+export function validatePasswordReset(input: unknown): Validation<PasswordResetInput> {
+  return withoutHoneypot(validate(passwordResetSchema, input));
 }
