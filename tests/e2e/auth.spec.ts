@@ -170,6 +170,7 @@ test.describe('desktop', () => {
 
   test('reset by mail: mismatch, new password, /dashboard; old password fails; the used link has expired', async ({
     page,
+    browser,
   }) => {
     test.setTimeout(60_000);
     const email = uniqueEmail('reset');
@@ -197,14 +198,15 @@ test.describe('desktop', () => {
     expect(await passwordWorks(email, 'N3w-password!')).toBe(true);
 
     // The same link again, in a fresh browser.
-    const other = await page.context().browser()!.newPage();
+    const fresh = await browser.newContext();
+    const other = await fresh.newPage();
     await other.goto(link);
     await expect(toast(other, 'Reset link expired')).toContainText(
       'Your password reset link has expired. Please request a new one.',
     );
     await expect(other.getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-selected', 'true');
     await expect(other).toHaveURL(/\/auth\?tab=signin$/);
-    await other.close();
+    await fresh.close();
   });
 
   test('tab=reset without a session: updating says the link has expired and returns to the tabs', async ({ page }) => {
