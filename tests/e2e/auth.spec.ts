@@ -218,6 +218,32 @@ test.describe('desktop', () => {
     await expect(page.getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-selected', 'true');
   });
 
+  test('a reset code that cannot be exchanged: Reset link expired, back to the tabs', async ({ page }) => {
+    await page.goto('/auth?code=0b0e5c4e-used-or-foreign');
+    await expect(toast(page, 'Reset link expired')).toContainText(
+      'Your password reset link has expired. Please request a new one.',
+    );
+    await expect(page).toHaveURL(/\/auth\?tab=signin$/);
+    await expect(page.getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  test('Sign Out that fails keeps the session and says so; a retry signs out', async ({ page }) => {
+    const email = uniqueEmail('signout');
+    await createUser(email);
+    await signIn(page, email, PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.route('**/auth/v1/logout**', (route) => route.abort('connectionrefused'));
+    const header = page.getByRole('banner');
+    await header.getByRole('button', { name: 'Sign Out' }).filter({ visible: true }).click();
+    await expect(toast(page, 'Error')).toContainText('Failed to sign out. Please try again.');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(header.getByText(email).filter({ visible: true })).toBeVisible();
+    await page.unroute('**/auth/v1/logout**');
+    await header.getByRole('button', { name: 'Sign Out' }).filter({ visible: true }).click();
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+    await expect(toast(page, 'Signed out')).toBeVisible();
+  });
+
   test('Cancel on the reset form returns to the Sign In tab', async ({ page }) => {
     await page.goto('/auth?tab=reset');
     await page.getByRole('button', { name: 'Cancel' }).click();
