@@ -202,3 +202,28 @@ describe('password-reset', () => {
     await expectNoMail(t, email);
   });
 });
+
+describe('per-IP limits', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack({ rateLimits: true });
+  });
+  afterAll(() => t?.stop());
+
+  test.each(['user-signup', 'password-reset'])(
+    '%s: the sixth request in ten minutes gets 429 and nothing is done',
+    async (name) => {
+      for (let i = 0; i < 5; i++) {
+        const { error } = await invoke(t, name, { email: 'not-an-email' });
+        expect((await failure(error)).status).toBe(400);
+      }
+      const email = uniqueEmail('limited');
+      const { error } = await invoke(t, name, signup(email));
+      const { status, body } = await failure(error);
+      expect(status).toBe(429);
+      expect(String(body.error)).toMatch(/^Too many requests from your address\. Please try again in \d+ minutes?\.$/);
+      expect(await userByEmail(t, email)).toBeUndefined();
+      await expectNoMail(t, email, 300);
+    },
+  );
+});

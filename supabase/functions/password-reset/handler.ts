@@ -1,5 +1,5 @@
 // password-reset over HTTP: CORS, method, rate limit, body, honeypot, validation; the logic is in reset.ts.
-import { createClient } from '@supabase/supabase-js';
+import { visitorAuthClient } from '../_shared/auth-client.ts';
 import { clientIp } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
@@ -13,22 +13,17 @@ export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
 
 export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
   const limiter = functionRateLimiter(env, 'password-reset', RATE_LIMIT);
-  let deps: ResetDeps | undefined;
-  const getDeps = (): ResetDeps => {
-    deps ??= {
-      auth: createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_ANON_KEY'), {
-        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, flowType: 'implicit' },
-      }),
-      policy: { siteUrl: requireEnv(env, 'SITE_URL'), additional: env.get('AUTH_REDIRECT_URLS') },
-    };
-    return deps;
-  };
+  const deps = (ip: string): ResetDeps => ({
+    auth: visitorAuthClient(env, ip),
+    policy: { siteUrl: requireEnv(env, 'SITE_URL'), additional: env.get('AUTH_REDIRECT_URLS') },
+  });
 
   return async function handler(req: Request): Promise<Response> {
     if (req.method === 'OPTIONS') return options();
     if (req.method !== 'POST') return methodNotAllowed(['POST']);
 
-    const refused = await refuseOverLimit(limiter, clientIp(req));
+    const ip = clientIp(req);
+    const refused = await refuseOverLimit(limiter, ip);
     if (refused) return refused;
 
     const body = await readJsonObject(req);
@@ -40,7 +35,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     if (!input.ok) return errorResponse(400, input.error, { field: input.field });
 
     try {
-      const result = await requestPasswordReset(input.data, getDeps());
+      const result = await requestPasswordReset(input.data, deps(ip));
       return result.ok ? json({ message: result.message }) : errorResponse(result.status, result.error);
     } catch (err) {
       console.error('password-reset:', err instanceof Error ? err.message : err);

@@ -1,5 +1,5 @@
 // user-signup over HTTP: CORS, method, rate limit, body, honeypot, validation; the logic is in signup.ts.
-import { createClient } from '@supabase/supabase-js';
+import { visitorAuthClient } from '../_shared/auth-client.ts';
 import { clientIp } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
@@ -16,23 +16,17 @@ export const HONEYPOT_MESSAGE = 'Please try again later';
 
 export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
   const limiter = functionRateLimiter(env, 'user-signup', RATE_LIMIT);
-  let deps: SignupDeps | undefined;
-  const getDeps = (): SignupDeps => {
-    deps ??= {
-      auth: createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_ANON_KEY'), {
-        // Implicit flow: the confirmation link works in any browser, not only one holding a PKCE verifier.
-        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, flowType: 'implicit' },
-      }),
-      emailRedirectTo: confirmationRedirect(requireEnv(env, 'SITE_URL')),
-    };
-    return deps;
-  };
+  const deps = (ip: string): SignupDeps => ({
+    auth: visitorAuthClient(env, ip),
+    emailRedirectTo: confirmationRedirect(requireEnv(env, 'SITE_URL')),
+  });
 
   return async function handler(req: Request): Promise<Response> {
     if (req.method === 'OPTIONS') return options();
     if (req.method !== 'POST') return methodNotAllowed(['POST']);
 
-    const refused = await refuseOverLimit(limiter, clientIp(req));
+    const ip = clientIp(req);
+    const refused = await refuseOverLimit(limiter, ip);
     if (refused) return refused;
 
     const body = await readJsonObject(req);
@@ -43,7 +37,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     if (!input.ok) return errorResponse(400, input.error, { field: input.field });
 
     try {
-      const result = await signUpUser(input.data, getDeps());
+      const result = await signUpUser(input.data, deps(ip));
       return result.ok ? json({ message: result.message }) : errorResponse(result.status, result.error);
     } catch (err) {
       console.error('user-signup:', err instanceof Error ? err.message : err);
