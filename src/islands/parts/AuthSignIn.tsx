@@ -59,7 +59,7 @@ export default function AuthSignIn({ labels }: Props) {
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4" noValidate={false}>
+    <form onSubmit={onSubmit} className="space-y-4">
       <AuthField
         id="signin-email"
         label={labels.email}
