@@ -30,15 +30,15 @@ export default function Auth({ labels, passwordLabels }: Props) {
   const modeRef = useRef<AuthMode | null>(null);
   modeRef.current = mode;
   const tabRefs = useRef<Record<AuthTab, HTMLButtonElement | null>>({ signin: null, signup: null });
+  // True once a recovery link (or event) gave this page its session: leaving the reset form drops it.
+  const recoverySession = useRef(false);
 
   useEffect(() => {
     const client = supabase();
     let active = true;
 
-    async function expired() {
+    function expired() {
       problemToast(labels, { title: 'linkExpiredTitle', description: 'linkExpiredDescription' });
-      // Whatever half-session the link left behind goes too, so the tabs do not send the visitor away.
-      await client.auth.signOut({ scope: 'local' }).catch(() => {});
       showUrl('signin');
       if (active) setMode('signin');
     }
@@ -52,6 +52,7 @@ export default function Auth({ labels, passwordLabels }: Props) {
             ? await client.auth.exchangeCodeForSession(entry.code)
             : await client.auth.setSession({ access_token: entry.accessToken, refresh_token: entry.refreshToken });
         if (error) return expired();
+        recoverySession.current = true;
         showUrl('reset');
         if (active) setMode('reset');
         return;
@@ -70,6 +71,7 @@ export default function Auth({ labels, passwordLabels }: Props) {
 
     const unbind = $auth.listen((state) => {
       if (state.event === 'PASSWORD_RECOVERY') {
+        recoverySession.current = true;
         showUrl('reset');
         setMode('reset');
       }
@@ -109,10 +111,13 @@ export default function Auth({ labels, passwordLabels }: Props) {
 
   async function leaveReset(expiredLink: boolean) {
     if (expiredLink) problemToast(labels, { title: 'linkExpiredTitle', description: 'linkExpiredDescription' });
-    // The recovery session is only for setting a password: leaving drops it.
-    await supabase()
-      .auth.signOut({ scope: 'local' })
-      .catch(() => {});
+    // A recovery session is only for setting a password: leaving the form drops it.
+    if (recoverySession.current) {
+      recoverySession.current = false;
+      await supabase()
+        .auth.signOut({ scope: 'local' })
+        .catch(() => {});
+    }
     selectTab('signin');
   }
 
