@@ -1,5 +1,13 @@
+import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { $auth, readStoredSession, sessionStorageKey } from '../../src/stores/auth.ts';
+import {
+  $auth,
+  authFromSession,
+  loadStoredAuth,
+  markClientOwnsAuth,
+  readStoredSession,
+  sessionStorageKey,
+} from '../../src/stores/auth.ts';
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const KEY = 'sb-127-auth-token';
@@ -75,5 +83,54 @@ describe('$auth', () => {
 
   it('starts loading, so no guessed state is rendered', () => {
     expect($auth.get()).toEqual({ status: 'loading' });
+  });
+});
+
+const liveSession = (email?: string) =>
+  ({
+    access_token: 'a',
+    refresh_token: 'r',
+    token_type: 'bearer',
+    expires_in: 3600,
+    expires_at: NOW / 1000 + 3600,
+    user: { id: 'u1', email, aud: 'authenticated', app_metadata: {}, user_metadata: {}, created_at: '' },
+  }) as Session;
+
+describe('authFromSession: supabase-js events to $auth', () => {
+  it.each<[AuthChangeEvent, Session | null, string, string | undefined]>([
+    ['INITIAL_SESSION', null, 'signed-out', undefined],
+    ['INITIAL_SESSION', liveSession('a@example.com'), 'signed-in', 'a@example.com'],
+    ['SIGNED_IN', liveSession('a@example.com'), 'signed-in', 'a@example.com'],
+    ['TOKEN_REFRESHED', liveSession('a@example.com'), 'signed-in', 'a@example.com'],
+    ['USER_UPDATED', liveSession('b@example.com'), 'signed-in', 'b@example.com'],
+    ['PASSWORD_RECOVERY', liveSession('a@example.com'), 'signed-in', 'a@example.com'],
+    ['SIGNED_IN', liveSession(undefined), 'signed-in', undefined],
+    ['SIGNED_OUT', null, 'signed-out', undefined],
+  ])('%s with %s session', (event, session, status, email) => {
+    const state = authFromSession(event, session);
+    expect(state.status).toBe(status);
+    expect(state.email).toBe(email);
+    expect(state.event).toBe(event);
+    expect(state.session).toBe(session);
+    expect(state.user).toBe(session?.user ?? null);
+    if (!email) expect('email' in state).toBe(false);
+  });
+
+  it('a sign-in then a sign-out leave no email behind', () => {
+    $auth.set(authFromSession('SIGNED_IN', liveSession('a@example.com')));
+    expect($auth.get()).toMatchObject({ status: 'signed-in', email: 'a@example.com' });
+    $auth.set(authFromSession('SIGNED_OUT', null));
+    expect($auth.get().status).toBe('signed-out');
+    expect($auth.get().email).toBeUndefined();
+    $auth.set({ status: 'loading' });
+  });
+
+  it('once supabase-js owns $auth, reading storage does not overwrite it', () => {
+    const state = authFromSession('PASSWORD_RECOVERY', liveSession('a@example.com'));
+    $auth.set(state);
+    markClientOwnsAuth();
+    loadStoredAuth();
+    expect($auth.get()).toBe(state);
+    $auth.set({ status: 'loading' });
   });
 });

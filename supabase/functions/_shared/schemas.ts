@@ -7,8 +7,11 @@ import {
   EMAIL_PATTERN,
   emailRule,
   type FieldRule,
+  LIMITS,
   messages,
+  oneLine,
 } from './form-rules.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordMeetsRules } from './password.ts';
 
 export { DEFAULT_CONTACT_SUBJECT, honeypotFilled, LIMITS } from './form-rules.ts';
 
@@ -39,6 +42,47 @@ export const contactSchema = z.object({
   website: z.unknown().optional(),
 });
 
+/** What a server says when a password breaks the shared rules (the form shows its checklist instead). */
+export const PASSWORD_RULES_MESSAGE = `Password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters with a lowercase letter, an uppercase letter, a number and a symbol.`;
+
+const passwordSchema = z
+  .string({
+    error: (iss) =>
+      iss.input === undefined || iss.input === null ? 'Password is required.' : 'Password must be text.',
+  })
+  .min(1, 'Password is required.')
+  .refine(passwordMeetsRules, PASSWORD_RULES_MESSAGE);
+
+const nameRule = (label: string): FieldRule => ({ label, max: LIMITS.name, clean: oneLine, required: true });
+
+/**
+ * user-signup's body. Unknown keys are dropped: clientIP, userAgent and timestamp, which older clients
+ * send, are never trusted; the function reads the address and user agent from the request.
+ */
+export const signupSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  firstName: required(nameRule('First name')),
+  lastName: required(nameRule('Last name')),
+  website: z.unknown().optional(),
+});
+
+export type SignupPayload = z.input<typeof signupSchema>;
+export type SignupInput = Omit<z.output<typeof signupSchema>, 'website'>;
+
+/** password-reset's body: `redirectTo` is only a wish; the function keeps it only when allow-listed. */
+export const passwordResetSchema = z.object({
+  email: emailSchema,
+  redirectTo: z
+    .unknown()
+    .optional()
+    .transform((v) => (typeof v === 'string' && v.length <= 2048 ? v : undefined)),
+  website: z.unknown().optional(),
+});
+
+export type PasswordResetPayload = z.input<typeof passwordResetSchema>;
+export type PasswordResetInput = Omit<z.output<typeof passwordResetSchema>, 'website'>;
+
 export type ContactPayload = z.input<typeof contactSchema>;
 export type ContactInput = Omit<z.output<typeof contactSchema>, 'website'>;
 
@@ -55,11 +99,22 @@ export function validate<T>(schema: z.ZodType<T>, input: unknown): Validation<T>
   return { ok: false, field, error: issue?.message ?? 'Invalid input.' };
 }
 
-export function validateContact(input: unknown): Validation<ContactInput> {
-  const result = validate(contactSchema, input);
+function withoutHoneypot<T extends { website?: unknown }>(result: Validation<T>): Validation<Omit<T, 'website'>> {
   if (!result.ok) return result;
   const { website: _honeypot, ...data } = result.data;
   return { ok: true, data };
+}
+
+export function validateContact(input: unknown): Validation<ContactInput> {
+  return withoutHoneypot(validate(contactSchema, input));
+}
+
+export function validateSignup(input: unknown): Validation<SignupInput> {
+  return withoutHoneypot(validate(signupSchema, input));
+}
+
+export function validatePasswordReset(input: unknown): Validation<PasswordResetInput> {
+  return withoutHoneypot(validate(passwordResetSchema, input));
 }
 
 /**

@@ -4,7 +4,10 @@ import {
   DEFAULT_CONTACT_SUBJECT,
   honeypotFilled,
   LIMITS,
+  PASSWORD_RULES_MESSAGE,
   validateContact,
+  validatePasswordReset,
+  validateSignup,
 } from '../../../supabase/functions/_shared/schemas.ts';
 
 const valid = { name: 'Ann Lee', email: 'ann@example.com', subject: 'Question', message: 'Hello there' };
@@ -122,5 +125,43 @@ describe('honeypot', () => {
     ['website', false],
   ])('%j filled: %s', (payload, filled) => {
     expect(honeypotFilled(payload)).toBe(filled);
+  });
+});
+
+describe('sign-up payload', () => {
+  const signup = { email: 'ada@example.com', password: 'Str0ng-pass!', firstName: ' Ada ', lastName: 'Lovelace' };
+
+  test('trims names and drops client-sent address, agent and time', () => {
+    expect(validateSignup({ ...signup, clientIP: '1.2.3.4', userAgent: 'x', timestamp: 'now', website: '' })).toEqual({
+      ok: true,
+      data: { email: 'ada@example.com', password: 'Str0ng-pass!', firstName: 'Ada', lastName: 'Lovelace' },
+    });
+  });
+
+  test.each([
+    ['firstName', { firstName: '  ' }, 'First name is required.'],
+    ['lastName', { lastName: undefined }, 'Last name is required.'],
+    ['firstName', { firstName: 'a'.repeat(101) }, 'First name must be at most 100 characters.'],
+    ['email', { email: 'nope' }, 'Email must be a valid email address.'],
+    ['password', { password: undefined }, 'Password is required.'],
+    ['password', { password: 'password1' }, PASSWORD_RULES_MESSAGE],
+    ['password', { password: `Aa1!${'x'.repeat(69)}` }, PASSWORD_RULES_MESSAGE],
+  ])('%s: %j', (field, change, error) => {
+    expect(validateSignup({ ...signup, ...change })).toEqual({ ok: false, field, error });
+  });
+});
+
+describe('password-reset payload', () => {
+  test.each([
+    [{ email: 'a@example.com', redirectTo: 'https://x.example/auth' }, 'https://x.example/auth'],
+    [{ email: 'a@example.com' }, undefined],
+    [{ email: 'a@example.com', redirectTo: 42 }, undefined],
+    [{ email: 'a@example.com', redirectTo: `https://x.example/${'a'.repeat(2100)}` }, undefined],
+  ])('%j keeps redirectTo %s', (body, redirectTo) => {
+    expect(validatePasswordReset(body)).toEqual({ ok: true, data: { email: 'a@example.com', redirectTo } });
+  });
+
+  test('a missing email names the field', () => {
+    expect(validatePasswordReset({})).toEqual({ ok: false, field: 'email', error: 'Email is required.' });
   });
 });

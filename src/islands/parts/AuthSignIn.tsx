@@ -1,0 +1,98 @@
+import { type FormEvent, useState } from 'react';
+import { type AuthLabels, resetRequestFailure, signInFailure } from '../../lib/auth-forms.ts';
+import { supabase } from '../../stores/supabase.ts';
+import { queueToast, toast } from '../../stores/toasts.ts';
+import AuthField from './AuthField.tsx';
+import { functionErrorText, problemToast } from './auth-toast.ts';
+
+interface Props {
+  labels: AuthLabels;
+}
+
+const primary =
+  'inline-flex min-h-12 w-full items-center justify-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60';
+
+/** Sign in with email and password, and the forgot-password action. */
+export default function AuthSignIn({ labels }: Props) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState<'signin' | 'reset' | null>(null);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setBusy('signin');
+    try {
+      const { error } = await supabase().auth.signInWithPassword({ email: email.trim(), password });
+      if (error) {
+        problemToast(labels, signInFailure(error));
+        setBusy(null);
+        return;
+      }
+      queueToast({ title: labels.welcomeBack });
+      location.assign('/dashboard');
+    } catch (err) {
+      console.error('Sign in failed:', err);
+      problemToast(labels, { title: 'unexpectedTitle', description: 'unexpectedDescription' });
+      setBusy(null);
+    }
+  }
+
+  async function onForgot() {
+    const address = email.trim();
+    if (!address) {
+      problemToast(labels, { title: 'emailRequiredTitle', description: 'emailRequiredDescription' });
+      return;
+    }
+    setBusy('reset');
+    try {
+      const { error } = await supabase().functions.invoke('password-reset', {
+        body: { email: address, redirectTo: `${location.origin}/auth?tab=reset` },
+      });
+      if (error) problemToast(labels, resetRequestFailure(await functionErrorText(error)));
+      else toast({ title: labels.resetSentTitle, description: labels.resetSentDescription });
+    } catch (err) {
+      console.error('Reset request failed:', err);
+      problemToast(labels, resetRequestFailure(undefined));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4">
+      <AuthField
+        id="signin-email"
+        label={labels.email}
+        type="email"
+        autoComplete="email"
+        required
+        maxLength={254}
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
+      <AuthField
+        id="signin-password"
+        label={labels.password}
+        type="password"
+        autoComplete="current-password"
+        required
+        maxLength={72}
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <button type="submit" className={primary} disabled={busy !== null}>
+        {busy === 'signin' ? labels.signingIn : labels.signIn}
+      </button>
+      <button
+        type="button"
+        className="min-h-12 w-full rounded-lg text-sm font-medium text-accent underline-offset-4 hover:underline disabled:opacity-60"
+        onClick={onForgot}
+        disabled={busy !== null}
+      >
+        {busy === 'reset' ? labels.sendingReset : labels.forgotPassword}
+      </button>
+    </form>
+  );
+}
+
+export { primary as primaryButtonClass };

@@ -1,0 +1,130 @@
+import { type FormEvent, useState } from 'react';
+import { passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
+import { type AuthLabels, type SignUpFields, signUpFailure, signUpProblem } from '../../lib/auth-forms.ts';
+import { supabase } from '../../stores/supabase.ts';
+import { toast } from '../../stores/toasts.ts';
+import AuthField from './AuthField.tsx';
+import { primaryButtonClass } from './AuthSignIn.tsx';
+import { functionErrorText, problemToast } from './auth-toast.ts';
+import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordChecklist.tsx';
+
+interface Props {
+  labels: AuthLabels;
+  passwordLabels: PasswordChecklistLabels;
+}
+
+const empty: SignUpFields = { firstName: '', lastName: '', email: '', password: '', website: '' };
+
+/** Sign up: the user-signup function creates the account and the auth service mails the confirmation. */
+export default function AuthSignUp({ labels, passwordLabels }: Props) {
+  const [fields, setFields] = useState<SignUpFields>(empty);
+  const [showRules, setShowRules] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const set = (key: keyof SignUpFields) => (e: { target: { value: string } }) =>
+    setFields((f) => ({ ...f, [key]: e.target.value }));
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = signUpProblem(fields);
+    if (problem) {
+      problemToast(labels, problem);
+      return;
+    }
+    setBusy(true);
+    try {
+      const { data, error } = await supabase().functions.invoke('user-signup', {
+        body: {
+          email: fields.email.trim(),
+          password: fields.password,
+          firstName: fields.firstName.trim(),
+          lastName: fields.lastName.trim(),
+        },
+      });
+      if (error) {
+        // A 4xx/5xx answer carries the function's text; no answer at all is unexpected.
+        if (error.name === 'FunctionsHttpError') problemToast(labels, signUpFailure(await functionErrorText(error)));
+        else problemToast(labels, { title: 'unexpectedTitle', description: 'unexpectedDescription' });
+        return;
+      }
+      const message = (data as { message?: unknown } | null)?.message;
+      toast({
+        title: labels.signUpSuccessTitle,
+        description: typeof message === 'string' && message ? message : labels.signUpSuccessDescription,
+      });
+      setFields(empty);
+    } catch (err) {
+      console.error('Sign up failed:', err);
+      problemToast(labels, { title: 'unexpectedTitle', description: 'unexpectedDescription' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <AuthField
+          id="signup-first-name"
+          label={labels.firstName}
+          autoComplete="given-name"
+          maxLength={100}
+          value={fields.firstName}
+          onChange={set('firstName')}
+        />
+        <AuthField
+          id="signup-last-name"
+          label={labels.lastName}
+          autoComplete="family-name"
+          maxLength={100}
+          value={fields.lastName}
+          onChange={set('lastName')}
+        />
+      </div>
+      <AuthField
+        id="signup-email"
+        label={labels.email}
+        type="email"
+        autoComplete="email"
+        required
+        maxLength={254}
+        value={fields.email}
+        onChange={set('email')}
+      />
+      <div>
+        <AuthField
+          id="signup-password"
+          label={labels.password}
+          type="password"
+          autoComplete="new-password"
+          required
+          maxLength={72}
+          aria-describedby={showRules ? 'signup-password-rules' : undefined}
+          value={fields.password}
+          onChange={set('password')}
+          onFocus={() => setShowRules(true)}
+          onBlur={() => setShowRules(false)}
+        />
+        {/* The space stays reserved, so buttons below do not move while a click blurs the field. */}
+        <div className={showRules ? undefined : 'invisible'}>
+          <PasswordChecklist id="signup-password-rules" password={fields.password} labels={passwordLabels} />
+        </div>
+      </div>
+      {/* Honeypot: hidden from people and screen readers; robots fill it. */}
+      <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+        <label htmlFor="signup-website">{labels.website}</label>
+        <input
+          id="signup-website"
+          name="website"
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+          value={fields.website}
+          onChange={set('website')}
+        />
+      </div>
+      <button type="submit" className={primaryButtonClass} disabled={busy || !passwordMeetsRules(fields.password)}>
+        {busy ? labels.creating : labels.signUp}
+      </button>
+    </form>
+  );
+}

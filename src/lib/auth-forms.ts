@@ -1,0 +1,163 @@
+// The /auth page's rules as plain functions: which mode a URL asks for, and what each form says about its
+// input before anything is sent. No DOM, no network: the island (src/islands/Auth.tsx) adapts them.
+import { passwordMeetsRules } from '../../supabase/functions/_shared/password.ts';
+
+/** Every label the island reads from content/labels/auth.md; the page fails to build when one is missing. */
+export const AUTH_LABEL_KEYS = [
+  'signInTab',
+  'signUpTab',
+  'tabsLabel',
+  'loading',
+  'firstName',
+  'lastName',
+  'email',
+  'password',
+  'website',
+  'signIn',
+  'signingIn',
+  'signUp',
+  'creating',
+  'forgotPassword',
+  'sendingReset',
+  'resetHeading',
+  'resetLead',
+  'newPassword',
+  'confirmPassword',
+  'updatePassword',
+  'updating',
+  'cancel',
+  'missingNamesTitle',
+  'missingNamesDescription',
+  'passwordNotMetTitle',
+  'passwordNotMetDescription',
+  'honeypotTitle',
+  'accountExistsTitle',
+  'accountExistsDescription',
+  'signUpFailedTitle',
+  'signUpFailedDescription',
+  'unexpectedTitle',
+  'unexpectedDescription',
+  'signUpSuccessTitle',
+  'signUpSuccessDescription',
+  'invalidCredentialsTitle',
+  'invalidCredentialsDescription',
+  'signInFailedTitle',
+  'welcomeBack',
+  'emailRequiredTitle',
+  'emailRequiredDescription',
+  'resetSentTitle',
+  'resetSentDescription',
+  'resetFailedTitle',
+  'resetFailedDescription',
+  'mismatchTitle',
+  'mismatchDescription',
+  'weakTitle',
+  'weakDescription',
+  'linkExpiredTitle',
+  'linkExpiredDescription',
+  'updateFailedTitle',
+  'passwordUpdatedTitle',
+  'passwordUpdatedDescription',
+] as const;
+
+export type AuthLabelKey = (typeof AUTH_LABEL_KEYS)[number];
+export type AuthLabels = Record<AuthLabelKey, string>;
+
+export type AuthTab = 'signin' | 'signup';
+export type AuthMode = AuthTab | 'reset';
+
+/** What the page was opened with: a tab, a PKCE code, hash tokens, or an error from a used or expired link. */
+export type AuthEntry =
+  | { kind: 'tab'; tab: AuthTab }
+  | { kind: 'reset' }
+  | { kind: 'code'; code: string }
+  | { kind: 'tokens'; accessToken: string; refreshToken: string }
+  | { kind: 'link-error'; code: string };
+
+/** Reads /auth's query and fragment. Errors win over tokens; a code or tokens mean reset mode. */
+export function readAuthEntry(search: string, hash: string): AuthEntry {
+  const query = new URLSearchParams(search);
+  const fragment = new URLSearchParams(hash.replace(/^#/, ''));
+  const error = fragment.get('error_code') ?? fragment.get('error') ?? query.get('error_code') ?? query.get('error');
+  if (error) return { kind: 'link-error', code: error };
+  const code = query.get('code');
+  if (code) return { kind: 'code', code };
+  const accessToken = fragment.get('access_token');
+  const refreshToken = fragment.get('refresh_token');
+  if (accessToken && refreshToken) return { kind: 'tokens', accessToken, refreshToken };
+  // A recovery fragment without both tokens cannot become a session: treat it as an expired link.
+  if (fragment.get('type') === 'recovery' || accessToken) return { kind: 'link-error', code: 'otp_expired' };
+  const tab = query.get('tab');
+  if (tab === 'reset') return { kind: 'reset' };
+  return { kind: 'tab', tab: tab === 'signup' ? 'signup' : 'signin' };
+}
+
+export function tabHref(mode: AuthMode): string {
+  return `/auth?tab=${mode}`;
+}
+
+/** A toast to show: label keys, or the server's own words as `text` in place of a description. */
+export interface Problem {
+  title: AuthLabelKey;
+  description?: AuthLabelKey;
+  text?: string;
+}
+
+export interface SignUpFields {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  website: string;
+}
+
+/** The first thing wrong with the sign-up form, in the order people meet it; undefined when it may be sent. */
+export function signUpProblem(fields: SignUpFields): Problem | undefined {
+  if (fields.website.trim() !== '') return { title: 'honeypotTitle' };
+  if (fields.firstName.trim() === '' || fields.lastName.trim() === '')
+    return { title: 'missingNamesTitle', description: 'missingNamesDescription' };
+  if (!passwordMeetsRules(fields.password))
+    return { title: 'passwordNotMetTitle', description: 'passwordNotMetDescription' };
+  return undefined;
+}
+
+/** The reset form: both passwords identical, then the rules. */
+export function resetProblem(password: string, confirm: string): Problem | undefined {
+  if (password !== confirm) return { title: 'mismatchTitle', description: 'mismatchDescription' };
+  if (!passwordMeetsRules(password)) return { title: 'weakTitle', description: 'weakDescription' };
+  return undefined;
+}
+
+/** The toast for a failed sign-up, from the text the function answered (or none). */
+export function signUpFailure(serverText: string | undefined): Problem {
+  if (serverText && /already/i.test(serverText))
+    return { title: 'accountExistsTitle', description: 'accountExistsDescription' };
+  const text = serverText?.trim();
+  return text
+    ? { title: 'signUpFailedTitle', text }
+    : { title: 'signUpFailedTitle', description: 'signUpFailedDescription' };
+}
+
+/** The toast for a failed reset request. */
+export function resetRequestFailure(serverText: string | undefined): Problem {
+  const text = serverText?.trim();
+  return text
+    ? { title: 'resetFailedTitle', text }
+    : { title: 'resetFailedTitle', description: 'resetFailedDescription' };
+}
+
+/** The toast for a failed sign-in: invalid credentials get their own words, anything else the service's. */
+export function signInFailure(err: { code?: string; message?: string }): Problem {
+  if (err.code === 'invalid_credentials' || /invalid login credentials/i.test(err.message ?? ''))
+    return { title: 'invalidCredentialsTitle', description: 'invalidCredentialsDescription' };
+  return { title: 'signInFailedTitle', text: err.message };
+}
+
+/** Auth-service errors that mean the recovery session is gone: the link has to be requested again. */
+export function isExpiredSessionError(err: { code?: string; message?: string; name?: string } | null): boolean {
+  if (!err) return false;
+  if (err.name === 'AuthSessionMissingError') return true;
+  if (err.code && ['session_not_found', 'session_expired', 'invalid_jwt', 'bad_jwt', 'otp_expired'].includes(err.code))
+    return true;
+  return /session missing|session or user missing|session_not_found|invalid_jwt/i.test(err.message ?? '');
+}

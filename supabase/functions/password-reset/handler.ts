@@ -1,0 +1,45 @@
+// password-reset over HTTP: CORS, method, rate limit, body, honeypot, validation; the logic is in reset.ts.
+import { visitorAuthClient } from '../_shared/auth-client.ts';
+import { clientIp } from '../_shared/client-ip.ts';
+import { options } from '../_shared/cors.ts';
+import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
+import { errorResponse, json, methodNotAllowed, readJsonObject } from '../_shared/http.ts';
+import { functionRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
+import { honeypotFilled, validatePasswordReset } from '../_shared/schemas.ts';
+import { FAILURE_MESSAGE, type ResetDeps, requestPasswordReset, SENT_MESSAGE } from './reset.ts';
+
+/** Reset requests per IP address per window. */
+export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
+
+export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
+  const limiter = functionRateLimiter(env, 'password-reset', RATE_LIMIT);
+  const deps = (ip: string): ResetDeps => ({
+    auth: visitorAuthClient(env, ip),
+    policy: { siteUrl: requireEnv(env, 'SITE_URL'), additional: env.get('AUTH_REDIRECT_URLS') },
+  });
+
+  return async function handler(req: Request): Promise<Response> {
+    if (req.method === 'OPTIONS') return options();
+    if (req.method !== 'POST') return methodNotAllowed(['POST']);
+
+    const ip = clientIp(req);
+    const refused = await refuseOverLimit(limiter, ip);
+    if (refused) return refused;
+
+    const body = await readJsonObject(req);
+    if (!body.ok) return body.response;
+    // A robot filled the hidden field: the usual answer, no mail.
+    if (honeypotFilled(body.value)) return json({ message: SENT_MESSAGE });
+
+    const input = validatePasswordReset(body.value);
+    if (!input.ok) return errorResponse(400, input.error, { field: input.field });
+
+    try {
+      const result = await requestPasswordReset(input.data, deps(ip));
+      return result.ok ? json({ message: result.message }) : errorResponse(result.status, result.error);
+    } catch (err) {
+      console.error('password-reset:', err instanceof Error ? err.message : err);
+      return errorResponse(500, FAILURE_MESSAGE);
+    }
+  };
+}

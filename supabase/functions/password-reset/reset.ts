@@ -1,0 +1,35 @@
+// password-reset's logic: the auth service mails the recovery link itself, so on hosted Supabase the mail
+// uses the project's SMTP settings and its "Reset password" template. The answer never says whether the
+// address has an account.
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { PasswordResetInput } from '../_shared/schemas.ts';
+import { type RedirectPolicy, resetRedirect } from './redirect.ts';
+
+/** The same answer for every address. */
+export const SENT_MESSAGE = 'If an account exists for this email, a password reset link is on its way.';
+export const FAILURE_MESSAGE = 'Failed to send reset email.';
+
+export interface ResetDeps {
+  /** supabase-js with the anon key, implicit flow (the link carries hash tokens and works in any browser). */
+  auth: SupabaseClient;
+  policy: RedirectPolicy;
+}
+
+export type ResetResult = { ok: true; message: string } | { ok: false; status: number; error: string };
+
+export async function requestPasswordReset(input: PasswordResetInput, deps: ResetDeps): Promise<ResetResult> {
+  const { error } = await deps.auth.auth.resetPasswordForEmail(input.email, {
+    redirectTo: resetRedirect(input.redirectTo, deps.policy),
+  });
+  if (error) {
+    // 4xx answers (one mail per address per minute, the hourly mail quota) only happen for addresses that
+    // exist or would reveal as much: log them and answer as usual.
+    if (error.status && error.status >= 400 && error.status < 500) {
+      console.warn('password-reset: auth service refused:', error.status, error.code ?? '', error.message);
+      return { ok: true, message: SENT_MESSAGE };
+    }
+    console.error('password-reset: auth service:', error.status, error.message);
+    return { ok: false, status: 502, error: FAILURE_MESSAGE };
+  }
+  return { ok: true, message: SENT_MESSAGE };
+}

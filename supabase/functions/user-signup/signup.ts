@@ -1,0 +1,52 @@
+// user-signup's logic: the auth service creates the user and sends the confirmation mail itself, so on
+// hosted Supabase the mail uses the project's SMTP settings and its "Confirm signup" template.
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SignupInput } from '../_shared/schemas.ts';
+
+/** The answer on success; the site shows it as is. */
+export const SUCCESS_MESSAGE = 'Please check your email to verify your account before signing in.';
+/** Contains 'already', which the site turns into 'Account exists: ...'. */
+export const EXISTS_MESSAGE = 'A user with this email address has already been registered.';
+export const FAILURE_MESSAGE = 'Failed to create account';
+
+export interface SignupDeps {
+  /** supabase-js with the anon key, implicit flow, no stored session. */
+  auth: SupabaseClient;
+  /** Where the confirmation link lands (SITE_URL + /newsletter-verified?type=user). */
+  emailRedirectTo: string;
+}
+
+export type SignupResult = { ok: true; message: string } | { ok: false; status: number; error: string };
+
+export function confirmationRedirect(siteUrl: string): string {
+  return `${siteUrl.replace(/\/+$/, '')}/newsletter-verified?type=user`;
+}
+
+/**
+ * Signs the user up; first_name and last_name go into user_metadata, where the profile trigger reads them.
+ * An address that is already confirmed comes back from the auth service as an obfuscated user with no
+ * identities (so sign-up does not reveal who has an account to everyone); this function says so plainly,
+ * as the form needs to offer "sign in instead".
+ */
+export async function signUpUser(input: SignupInput, deps: SignupDeps): Promise<SignupResult> {
+  const { data, error } = await deps.auth.auth.signUp({
+    email: input.email,
+    password: input.password,
+    options: {
+      emailRedirectTo: deps.emailRedirectTo,
+      data: { first_name: input.firstName, last_name: input.lastName },
+    },
+  });
+  if (error) {
+    if (error.code === 'user_already_exists' || error.code === 'email_exists' || /already/i.test(error.message)) {
+      return { ok: false, status: 409, error: EXISTS_MESSAGE };
+    }
+    const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 502;
+    if (status === 502) console.error('user-signup: auth service:', error.status, error.message);
+    return { ok: false, status, error: status === 502 ? FAILURE_MESSAGE : error.message };
+  }
+  if (data.user && Array.isArray(data.user.identities) && data.user.identities.length === 0) {
+    return { ok: false, status: 409, error: EXISTS_MESSAGE };
+  }
+  return { ok: true, message: SUCCESS_MESSAGE };
+}

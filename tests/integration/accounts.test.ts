@@ -1,0 +1,229 @@
+// user-signup and password-reset through the real stack: supabase-js invoke, the functions host, the auth
+// service, Postgres, SMTP and the mail catcher. Checks are on answers, stored users and profiles, and mail.
+import { FunctionsHttpError } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fragment, GOOD_PASSWORD, openLink, uniqueEmail, verifyLink } from './auth-helpers.ts';
+import { startTestStack, type TestStack } from './stack.ts';
+
+const SITE = 'http://127.0.0.1:4321';
+const SENT = 'If an account exists for this email, a password reset link is on its way.';
+
+async function invoke(t: TestStack, name: string, body: unknown) {
+  return t.anon().functions.invoke(name, { body: body as Record<string, unknown> });
+}
+
+async function failure(error: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  expect(error).toBeInstanceOf(FunctionsHttpError);
+  const res = (error as FunctionsHttpError).context as Response;
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function userByEmail(t: TestStack, email: string) {
+  const rows = await t.stack.ctx.db.query<{ id: string; email_confirmed_at: string | null }>(
+    'select id, email_confirmed_at from auth.users where lower(email) = lower($1)',
+    [email],
+  );
+  return rows[0];
+}
+
+async function profile(t: TestStack, email: string) {
+  const rows = await t.stack.ctx.db.query<{ first_name: string; last_name: string; email_verified: boolean }>(
+    'select first_name, last_name, email_verified from public.profiles where lower(email) = lower($1)',
+    [email],
+  );
+  return rows[0];
+}
+
+/** No mail to `to` arrives within `ms`. */
+async function expectNoMail(t: TestStack, to: string, ms = 800) {
+  await new Promise((r) => setTimeout(r, ms));
+  const hits = (await t.mail.list()).filter((m) => m.To.some((x) => x.Address.toLowerCase() === to.toLowerCase()));
+  expect(hits).toEqual([]);
+}
+
+const signup = (email: string, extra: Record<string, unknown> = {}) => ({
+  email,
+  password: GOOD_PASSWORD,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  ...extra,
+});
+
+describe('user-signup', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack();
+  });
+  afterAll(() => t?.stop());
+
+  test('creates the user with names, mails a confirmation link that verifies and lands on /newsletter-verified?type=user', async () => {
+    const email = uniqueEmail('signup');
+    // Client-sent address, agent and time are ignored, not refused.
+    const { data, error } = await invoke(
+      t,
+      'user-signup',
+      signup(email, { clientIP: '6.6.6.6', userAgent: 'spoofed', timestamp: 'yesterday' }),
+    );
+    expect(error).toBeNull();
+    expect(data).toEqual({ message: 'Please check your email to verify your account before signing in.' });
+    expect(await profile(t, email)).toEqual({ first_name: 'Ada', last_name: 'Lovelace', email_verified: false });
+
+    const mail = await t.mail.waitFor(email);
+    const link = verifyLink(mail);
+    expect(new URL(link).searchParams.get('type')).toBe('signup');
+    const { status, location } = await openLink(link);
+    expect(status).toBe(303);
+    expect(location.startsWith(`${SITE}/newsletter-verified?type=user#`)).toBe(true);
+    // Implicit flow: tokens in the fragment, no PKCE code.
+    expect(fragment(location).type).toBe('signup');
+    expect(location).not.toContain('code=');
+    expect((await userByEmail(t, email)).email_confirmed_at).not.toBeNull();
+    expect((await profile(t, email)).email_verified).toBe(true);
+
+    const signIn = await t.anon().auth.signInWithPassword({ email, password: GOOD_PASSWORD });
+    expect(signIn.error).toBeNull();
+    expect(signIn.data.user?.user_metadata).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace' });
+  });
+
+  test('an address that already has a confirmed account gives an error containing "already", and no mail', async () => {
+    const email = uniqueEmail('exists');
+    await t.admin().auth.admin.createUser({ email, password: GOOD_PASSWORD, email_confirm: true });
+    const { data, error } = await invoke(t, 'user-signup', signup(email.toUpperCase()));
+    expect(data).toBeNull();
+    const { status, body } = await failure(error);
+    expect(status).toBe(409);
+    expect(String(body.error)).toContain('already');
+    await expectNoMail(t, email);
+  });
+
+  test.each([
+    ['a weak password', { password: 'password' }, 'password'],
+    ['a blank first name', { firstName: '   ' }, 'firstName'],
+    ['a missing last name', { lastName: undefined }, 'lastName'],
+    ['a bad email', { email: 'not-an-email' }, 'email'],
+    ['a first name of 101 characters', { firstName: 'a'.repeat(101) }, 'firstName'],
+  ])('%s: 400 naming the field, no user, no mail', async (_, change, field) => {
+    const email = uniqueEmail('bad');
+    const { error } = await invoke(t, 'user-signup', { ...signup(email), ...change });
+    const { status, body } = await failure(error);
+    expect(status).toBe(400);
+    expect(body.field).toBe(field);
+    expect(typeof body.error).toBe('string');
+    expect(await userByEmail(t, email)).toBeUndefined();
+    await expectNoMail(t, email, 200);
+  });
+
+  test('a filled honeypot: 400 "Please try again later", no user, no mail', async () => {
+    const email = uniqueEmail('robot');
+    const { error } = await invoke(t, 'user-signup', signup(email, { website: 'http://spam.example' }));
+    const { status, body } = await failure(error);
+    expect(status).toBe(400);
+    expect(body.error).toBe('Please try again later');
+    expect(await userByEmail(t, email)).toBeUndefined();
+    await expectNoMail(t, email);
+  });
+});
+
+describe('password-reset', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack();
+  });
+  afterAll(() => t?.stop());
+
+  async function confirmedUser() {
+    const email = uniqueEmail('reset');
+    const { error } = await t.admin().auth.admin.createUser({ email, password: GOOD_PASSWORD, email_confirm: true });
+    expect(error).toBeNull();
+    return email;
+  }
+
+  test('mails a recovery link to /auth?tab=reset with the tokens in the fragment; the new password works', async () => {
+    const email = await confirmedUser();
+    const { data, error } = await invoke(t, 'password-reset', { email, redirectTo: `${SITE}/auth?tab=reset` });
+    expect(error).toBeNull();
+    expect(data).toEqual({ message: SENT });
+
+    const { status, location } = await openLink(verifyLink(await t.mail.waitFor(email)));
+    expect(status).toBe(303);
+    expect(location.startsWith(`${SITE}/auth?tab=reset#`)).toBe(true);
+    const hash = fragment(location);
+    expect(hash.type).toBe('recovery');
+
+    const client = t.anon();
+    const set = await client.auth.setSession({ access_token: hash.access_token, refresh_token: hash.refresh_token });
+    expect(set.error).toBeNull();
+    expect((await client.auth.updateUser({ password: 'N3w-password!' })).error).toBeNull();
+    expect((await t.anon().auth.signInWithPassword({ email, password: GOOD_PASSWORD })).error?.code).toBe(
+      'invalid_credentials',
+    );
+    expect((await t.anon().auth.signInWithPassword({ email, password: 'N3w-password!' })).error).toBeNull();
+  });
+
+  test('an unknown address gets the same answer and no mail', async () => {
+    const email = uniqueEmail('nobody');
+    const { data, error } = await invoke(t, 'password-reset', { email, redirectTo: `${SITE}/auth?tab=reset` });
+    expect(error).toBeNull();
+    expect(data).toEqual({ message: SENT });
+    await expectNoMail(t, email);
+  });
+
+  test('a redirectTo off the allow-list is never used: the link goes to SITE_URL/auth?tab=reset', async () => {
+    const email = await confirmedUser();
+    const { data, error } = await invoke(t, 'password-reset', { email, redirectTo: 'https://evil.example/steal' });
+    expect(error).toBeNull();
+    expect(data).toEqual({ message: SENT });
+    const mail = await t.mail.waitFor(email);
+    expect(mail.Text).not.toContain('evil.example');
+    const { location } = await openLink(verifyLink(mail));
+    expect(location.startsWith(`${SITE}/auth?tab=reset#`)).toBe(true);
+  });
+
+  test('a second request within the minute answers the same (the limit is not revealed)', async () => {
+    const email = await confirmedUser();
+    expect((await invoke(t, 'password-reset', { email })).data).toEqual({ message: SENT });
+    expect((await invoke(t, 'password-reset', { email })).data).toEqual({ message: SENT });
+  });
+
+  test.each([
+    ['no email', {}, 'email'],
+    ['a bad email', { email: 'nope' }, 'email'],
+  ])('%s: 400 naming the field', async (_, body, field) => {
+    const { error } = await invoke(t, 'password-reset', body);
+    const res = await failure(error);
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe(field);
+  });
+
+  test('a filled honeypot: the usual answer, no mail', async () => {
+    const email = await confirmedUser();
+    const { data } = await invoke(t, 'password-reset', { email, website: 'spam' });
+    expect(data).toEqual({ message: SENT });
+    await expectNoMail(t, email);
+  });
+});
+
+describe('per-IP limits', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack({ rateLimits: true });
+  });
+  afterAll(() => t?.stop());
+
+  test.each(['user-signup', 'password-reset'])(
+    '%s: the sixth request in ten minutes gets 429 and nothing is done',
+    async (name) => {
+      for (let i = 0; i < 5; i++) {
+        const { error } = await invoke(t, name, { email: 'not-an-email' });
+        expect((await failure(error)).status).toBe(400);
+      }
+      const email = uniqueEmail('limited');
+      const { error } = await invoke(t, name, signup(email));
+      const { status, body } = await failure(error);
+      expect(status).toBe(429);
+      expect(String(body.error)).toMatch(/^Too many requests from your address\. Please try again in \d+ minutes?\.$/);
+      expect(await userByEmail(t, email)).toBeUndefined();
+      await expectNoMail(t, email, 300);
+    },
+  );
+});

@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AuthEntry,
+  isExpiredSessionError,
+  readAuthEntry,
+  resetProblem,
+  resetRequestFailure,
+  type SignUpFields,
+  signInFailure,
+  signUpFailure,
+  signUpProblem,
+  tabHref,
+} from '../../src/lib/auth-forms.ts';
+
+describe('readAuthEntry: which mode /auth opens in', () => {
+  it.each<[string, string, string, AuthEntry]>([
+    ['no query', '', '', { kind: 'tab', tab: 'signin' }],
+    ['tab=signin', '?tab=signin', '', { kind: 'tab', tab: 'signin' }],
+    ['tab=signup', '?tab=signup', '', { kind: 'tab', tab: 'signup' }],
+    ['an unknown tab', '?tab=admin', '', { kind: 'tab', tab: 'signin' }],
+    ['tab=reset', '?tab=reset', '', { kind: 'reset' }],
+    ['a PKCE code', '?code=abc', '', { kind: 'code', code: 'abc' }],
+    ['a code with tab=reset', '?tab=reset&code=abc', '', { kind: 'code', code: 'abc' }],
+    [
+      'recovery tokens in the hash',
+      '?tab=reset',
+      '#access_token=at&expires_in=3600&refresh_token=rt&token_type=bearer&type=recovery',
+      { kind: 'tokens', accessToken: 'at', refreshToken: 'rt' },
+    ],
+    [
+      'access tokens on the signin tab still mean reset',
+      '?tab=signin',
+      '#access_token=at&refresh_token=rt',
+      { kind: 'tokens', accessToken: 'at', refreshToken: 'rt' },
+    ],
+    [
+      'an expired link',
+      '?tab=reset',
+      '#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired',
+      { kind: 'link-error', code: 'otp_expired' },
+    ],
+    ['an error without a code', '', '#error=access_denied', { kind: 'link-error', code: 'access_denied' }],
+    [
+      'an error in the query (PKCE)',
+      '?error=access_denied&error_code=otp_expired',
+      '',
+      { kind: 'link-error', code: 'otp_expired' },
+    ],
+    ['a recovery hash without tokens', '?tab=reset', '#type=recovery', { kind: 'link-error', code: 'otp_expired' }],
+    ['an access token without a refresh token', '', '#access_token=at', { kind: 'link-error', code: 'otp_expired' }],
+  ])('%s', (_, search, hash, expected) => {
+    expect(readAuthEntry(search, hash)).toEqual(expected);
+  });
+
+  it('builds the cleaned address of a mode', () => {
+    expect(tabHref('reset')).toBe('/auth?tab=reset');
+    expect(tabHref('signin')).toBe('/auth?tab=signin');
+  });
+});
+
+const good: SignUpFields = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  password: 'Str0ng-pass!',
+  website: '',
+};
+
+describe('signUpProblem', () => {
+  it.each<[string, Partial<SignUpFields>, ReturnType<typeof signUpProblem>]>([
+    ['a complete form', {}, undefined],
+    ['a filled honeypot, first', { website: 'x', firstName: '' }, { title: 'honeypotTitle' }],
+    ['a blank first name', { firstName: '  ' }, { title: 'missingNamesTitle', description: 'missingNamesDescription' }],
+    ['a blank last name', { lastName: '' }, { title: 'missingNamesTitle', description: 'missingNamesDescription' }],
+    [
+      'a password without a symbol',
+      { password: 'Str0ngpass' },
+      { title: 'passwordNotMetTitle', description: 'passwordNotMetDescription' },
+    ],
+    [
+      'a 7-character password',
+      { password: 'Ab1!xyz' },
+      { title: 'passwordNotMetTitle', description: 'passwordNotMetDescription' },
+    ],
+    [
+      'names checked before the password',
+      { firstName: '', password: 'x' },
+      { title: 'missingNamesTitle', description: 'missingNamesDescription' },
+    ],
+  ])('%s', (_, change, expected) => {
+    expect(signUpProblem({ ...good, ...change })).toEqual(expected);
+  });
+});
+
+describe('resetProblem', () => {
+  it.each([
+    ['identical strong passwords', 'N3w-password!', 'N3w-password!', undefined],
+    [
+      'different passwords',
+      'N3w-password!',
+      'N3w-password?',
+      { title: 'mismatchTitle', description: 'mismatchDescription' },
+    ],
+    ['identical weak passwords', 'password', 'password', { title: 'weakTitle', description: 'weakDescription' }],
+    [
+      'mismatch reported before weakness',
+      'weak',
+      'other',
+      { title: 'mismatchTitle', description: 'mismatchDescription' },
+    ],
+  ])('%s', (_, password, confirm, expected) => {
+    expect(resetProblem(password, confirm)).toEqual(expected);
+  });
+});
+
+describe('server answers to toasts', () => {
+  it.each([
+    [
+      'A user with this email address has already been registered.',
+      { title: 'accountExistsTitle', description: 'accountExistsDescription' },
+    ],
+    ['User already registered', { title: 'accountExistsTitle', description: 'accountExistsDescription' }],
+    [
+      'Email must be a valid email address.',
+      { title: 'signUpFailedTitle', text: 'Email must be a valid email address.' },
+    ],
+    ['  ', { title: 'signUpFailedTitle', description: 'signUpFailedDescription' }],
+    [undefined, { title: 'signUpFailedTitle', description: 'signUpFailedDescription' }],
+  ])('sign-up %j', (text, expected) => {
+    expect(signUpFailure(text)).toEqual(expected);
+  });
+
+  it.each([
+    [
+      { code: 'invalid_credentials', message: 'Invalid login credentials' },
+      { title: 'invalidCredentialsTitle', description: 'invalidCredentialsDescription' },
+    ],
+    [
+      { message: 'Invalid login credentials' },
+      { title: 'invalidCredentialsTitle', description: 'invalidCredentialsDescription' },
+    ],
+    [
+      { code: 'email_not_confirmed', message: 'Email not confirmed' },
+      { title: 'signInFailedTitle', text: 'Email not confirmed' },
+    ],
+  ])('sign-in %j', (err, expected) => {
+    expect(signInFailure(err)).toEqual(expected);
+  });
+
+  it.each([
+    [
+      'Too many requests from your address. Please try again in 10 minutes.',
+      { title: 'resetFailedTitle', text: 'Too many requests from your address. Please try again in 10 minutes.' },
+    ],
+    [undefined, { title: 'resetFailedTitle', description: 'resetFailedDescription' }],
+  ])('reset request %j', (text, expected) => {
+    expect(resetRequestFailure(text)).toEqual(expected);
+  });
+
+  it.each([
+    [{ name: 'AuthSessionMissingError', message: 'Auth session missing!' }, true],
+    [{ message: 'Auth session missing!' }, true],
+    [{ message: 'Auth session or user missing' }, true],
+    [{ code: 'session_not_found', message: 'Session from session_id claim in JWT does not exist' }, true],
+    [{ code: 'bad_jwt', message: 'invalid JWT' }, true],
+    [{ code: 'weak_password', message: 'Password is known to be weak' }, false],
+    [{ code: 'same_password', message: 'New password should be different from the old password.' }, false],
+    [null, false],
+  ])('expired session %j -> %s', (err, expected) => {
+    expect(isExpiredSessionError(err)).toBe(expected);
+  });
+});
