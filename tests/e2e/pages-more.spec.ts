@@ -127,9 +127,15 @@ const routes: Route[] = [
     h1: 'Contact Us',
     texts: ['Technical support', 'Under 2 hrs', 'General enquiries', 'Under 24 hrs', 'Sales', 'Under 1 hr'],
   },
-  { path: '/dashboard', title: 'Dashboard | SignalOne', h1: 'Dashboard', noindex: true },
-  { path: '/analysis', title: 'Market Analysis | SignalOne', h1: 'Market Analysis', noindex: true },
-  { path: '/settings', title: 'Settings | SignalOne', h1: 'Settings', noindex: true },
+  // /dashboard and /settings send a visitor to /auth: tests/e2e/member.spec.ts covers them.
+  {
+    path: '/analysis',
+    title: 'Market Analysis | SignalOne',
+    h1: 'Market Analysis',
+    noindex: true,
+    texts: ['Please sign in to access market analysis.'],
+    links: [['Sign In', '/auth?tab=signin']],
+  },
 ];
 
 const main = (page: Page): Locator => page.locator('main');
@@ -213,7 +219,6 @@ test('/auth and the other island pages leave an empty mount point', async ({ pag
     ['/news', 'news-feed'],
     ['/investing-news', 'investing-news'],
     ['/contact-us', 'contact-form'],
-    ['/dashboard', 'dashboard'],
   ]) {
     await page.goto(path);
     const mount = main(page).locator(`[data-island="${island}"]`);
