@@ -5,13 +5,13 @@
 // exactly as createClient() wires them: the same storage key, headers and access-token fetch. createClient()
 // would also construct the Realtime and Storage clients, ~25 KB gzip that no page uses and that would put
 // the signed-in pages past their 130 KB budget.
-import { AuthClient } from '@supabase/auth-js';
+import { AuthClient, type GoTrueClient } from '@supabase/auth-js';
 import { FunctionsClient } from '@supabase/functions-js';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { $auth, authFromSession, markClientOwnsAuth, SUPABASE_KEY, SUPABASE_URL, sessionStorageKey } from './auth.ts';
 
 export interface BrowserClient {
-  auth: AuthClient;
+  auth: GoTrueClient;
   from: PostgrestClient['from'];
   functions: FunctionsClient;
 }
@@ -19,7 +19,7 @@ export interface BrowserClient {
 let client: BrowserClient | undefined;
 
 /** supabase-js's fetchWithAuth: the API key, and the member's access token as the bearer when signed in. */
-function fetchWithAuth(auth: AuthClient, keyAsBearer: boolean): typeof fetch {
+function fetchWithAuth(auth: GoTrueClient, keyAsBearer: boolean): typeof fetch {
   return async (input, init) => {
     const { data } = await auth.getSession();
     const headers = new Headers(init?.headers);
