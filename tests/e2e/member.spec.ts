@@ -199,6 +199,53 @@ test.describe('signed in', () => {
     await expect(page.getByLabel('Last name')).toHaveValue('Hopper');
   });
 
+  test('settings: a profile that cannot be read gives the Error toast and leaves the form unusable', async ({
+    page,
+  }) => {
+    const member = await createMember();
+    await fetch(`${API}/rest/v1/profiles?user_id=eq.${member.id}`, { method: 'DELETE', headers: service });
+    await signIn(page, member);
+    await page.goto('/settings');
+    const toast = page.getByRole('alert').filter({ hasText: 'Failed to load profile. Please refresh the page.' });
+    await expect(toast).toBeVisible();
+    await expect(toast).toContainText('Error');
+    await expect(page.getByLabel('First name')).toBeDisabled();
+    await expect(page.getByLabel('Last name')).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+  });
+
+  test('settings: while saving the form is busy; a refused update keeps the row and says so', async ({ page }) => {
+    const member = await createMember();
+    await signIn(page, member);
+    await page.goto('/settings');
+    await expect(page.getByLabel('First name')).toHaveValue('Ada');
+    // The API refusing the write (an outage at the network boundary): the browser sees a 503.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/rest/v1/profiles**', async (route) => {
+      if (route.request().method() !== 'PATCH') return route.continue();
+      await held;
+      return route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 'PGRST000', message: 'Service unavailable', details: null, hint: null }),
+      });
+    });
+    await page.getByLabel('First name').fill('Changed');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(page.getByRole('button', { name: 'Saving...' })).toBeDisabled();
+    await expect(page.getByLabel('First name')).toBeDisabled();
+    release();
+    const toast = page.getByRole('alert').filter({ hasText: 'Failed to update profile. Please try again.' });
+    await expect(toast).toBeVisible();
+    await expect(toast).toContainText('Error');
+    await expect(page.getByRole('button', { name: 'Save Changes' })).toBeEnabled();
+    await expect(page.getByLabel('First name')).toHaveValue('Changed');
+    expect(await profileRow(member.id)).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace' });
+  });
+
   test('settings: Change password keeps to the rules, then the new password signs in and the old one fails', async ({
     page,
   }) => {

@@ -22,6 +22,8 @@ export default function SettingsProfileForm({ userId, email, labels }: Props) {
   const [lastName, setLastName] = useState('');
   const busy = saving || state.status === 'loading' || state.status === 'idle';
   const profile = state.status === 'loaded' ? state.profile : undefined;
+  // Names that could not be read are not offered for editing: saving blanks would overwrite the real ones.
+  const disabled = busy || !profile;
 
   // The fields follow the stored row: on first load and again after an update.
   useEffect(() => {
@@ -38,7 +40,7 @@ export default function SettingsProfileForm({ userId, email, labels }: Props) {
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (busy) return;
+    if (disabled) return;
     const checked = profileNames(firstName, lastName);
     if (!checked.ok) {
       toast({ title: labels.errorTitle, description: labels.nameTooLong, variant: 'destructive' });
@@ -69,7 +71,7 @@ export default function SettingsProfileForm({ userId, email, labels }: Props) {
             maxLength={NAME_MAX_LENGTH}
             value={firstName}
             onChange={(e) => setFirstName(e.target.value)}
-            disabled={busy}
+            disabled={disabled}
             className={inputClass}
           />
         </div>
@@ -84,7 +86,7 @@ export default function SettingsProfileForm({ userId, email, labels }: Props) {
             maxLength={NAME_MAX_LENGTH}
             value={lastName}
             onChange={(e) => setLastName(e.target.value)}
-            disabled={busy}
+            disabled={disabled}
             className={inputClass}
           />
         </div>
@@ -107,7 +109,7 @@ export default function SettingsProfileForm({ userId, email, labels }: Props) {
         <div className="sm:col-span-2">
           <button
             type="submit"
-            disabled={busy}
+            disabled={disabled}
             className="inline-flex min-h-12 items-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60"
           >
             {saving ? labels.saving : labels.save}
