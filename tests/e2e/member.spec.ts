@@ -1,9 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/config.ts';
 
 // The signed-in area against the real stack: members are created with the auth admin API, signed in with
 // the password grant, and the session is stored where supabase-js keeps it before the page loads.
+
+// Each test signs a new member in and reads and writes through the stack: on a busy two-core machine that
+// takes longer than a static page, so these get more time than the defaults (30 s a test, 5 s a check).
+test.describe.configure({ timeout: 60_000 });
+const expect = baseExpect.configure({ timeout: 10_000 });
 
 const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 const SESSION_KEY = 'sb-127-auth-token';

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import type { User } from '@supabase/supabase-js';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { MemberFrame } from '../../lib/member-content.ts';
+import { gateView } from '../../lib/member-gate.ts';
 import { isSidebarShortcut, readSidebarExpanded, sidebarCookie } from '../../lib/sidebar-state.ts';
 import { $auth } from '../../stores/auth.ts';
 import { clearProfile, loadProfile } from '../../stores/profile.ts';
@@ -26,9 +27,9 @@ interface Props {
  */
 export default function MemberShell({ frame, signedOut, children }: Props) {
   const auth = useStore($auth);
-  // $auth may already hold a storage guess from the header; only supabase-js's own report counts here.
-  const resolved = auth.event !== undefined;
-  const user = resolved ? (auth.user ?? null) : undefined;
+  // $auth may already hold the header's storage guess (no event): only supabase-js's own report counts.
+  const view = gateView(auth, { showSignedOut: signedOut !== undefined, signingOut: isSigningOut() });
+  const user = view === 'member' ? auth.user : null;
   const userId = user?.id;
 
   useEffect(() => {
@@ -37,16 +38,16 @@ export default function MemberShell({ frame, signedOut, children }: Props) {
 
   useEffect(() => {
     if (userId) loadProfile(userId);
-    else if (user === null) clearProfile();
-  }, [userId, user]);
+    else if (view !== 'loading') clearProfile();
+  }, [userId, view]);
 
   useEffect(() => {
-    // Sign Out navigates to / by itself; any other loss of the session (expiry, another tab) goes to sign in.
-    if (user === null && !signedOut && !isSigningOut()) location.replace(frame.signInHref);
-  }, [user, signedOut, frame.signInHref]);
+    // Without a session (never signed in, expired, or signed out in another tab) the page goes to sign in.
+    if (view === 'redirect') location.replace(frame.signInHref);
+  }, [view, frame.signInHref]);
 
-  if (user === undefined || (user === null && !signedOut)) return <MemberLoading text={frame.loading} />;
-  if (user === null) return <>{signedOut}</>;
+  if (view === 'signed-out') return <>{signedOut}</>;
+  if (view !== 'member' || !user) return <MemberLoading text={frame.loading} />;
   return (
     <SignedInFrame frame={frame} email={user.email ?? ''}>
       {children(user)}
