@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { SidebarContent } from '../../lib/member-content.ts';
 import { fullName, memberSince } from '../../lib/profile.ts';
 import { $profile } from '../../stores/profile.ts';
@@ -80,7 +80,7 @@ function ProfileInfo({ content, email, idPrefix }: Pick<Props, 'content' | 'emai
   const profile = state.status === 'idle' ? undefined : state.profile;
   const headingId = `${idPrefix}-profile-heading`;
   const placeholder = state.status === 'error' ? '' : '…';
-  const rows: [string, React.ReactNode][] = [
+  const rows: [string, ReactNode][] = [
     [labels.name, profile ? fullName(profile) : placeholder],
     [labels.email, profile?.email ?? email],
     [

@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useRef } from 'react';
+import { type KeyboardEvent, type RefObject, useEffect, useRef } from 'react';
 import type { SidebarContent } from '../../lib/member-content.ts';
 import SidebarPanel from './SidebarPanel.tsx';
 
@@ -33,7 +33,7 @@ export default function SidebarSheet({ content, current, email, onClose, returnF
     };
   }, [onClose, returnFocus]);
 
-  const onKeyDown = (event: React.KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Escape') {
       event.preventDefault();
       onClose();
