@@ -39,9 +39,12 @@ function routeOf(root: string, file: string): string {
 
 const gz = (text: string | Buffer) => gzipSync(text).length;
 
-/** Every module a script URL pulls in through static imports, resolved inside the build folder. */
-function moduleGraph(root: string, url: string, seen: Set<string>): void {
-  const path = url.startsWith('/') ? join(root, url) : url;
+/**
+ * Every module a script pulls in through static imports, resolved inside the build folder. `url` is a
+ * site URL (/_astro/x.js) at the top and a file path in the recursion, which must not be joined again.
+ */
+function moduleGraph(root: string, url: string, seen: Set<string>, isFile = false): void {
+  const path = isFile ? url : url.startsWith('/') ? join(root, url) : url;
   if (seen.has(path) || !existsSync(path)) return;
   seen.add(path);
   const code = readFileSync(path, 'utf8');
@@ -49,7 +52,7 @@ function moduleGraph(root: string, url: string, seen: Set<string>): void {
   for (const m of code.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+\.m?js)["']/g)) {
     const spec = m[1];
     const next = spec.startsWith('/') ? join(root, spec) : resolve(dirname(path), spec);
-    moduleGraph(root, next, seen);
+    moduleGraph(root, next, seen, true);
   }
 }
 

@@ -6,6 +6,7 @@ import {
   cardSchema,
   faqSchema,
   labelsSchema,
+  memberSidebarSchema,
   pageSchema,
   quizSchema,
   resultSchema,
@@ -93,6 +94,12 @@ const verification = defineCollection({
   schema: verificationSchema,
 });
 
+/** The signed-in pages' sidebar: content/member/sidebar.md. */
+const member = defineCollection({
+  loader: glob({ base: './content/member', pattern: '**/*.md' }),
+  schema: memberSidebarSchema,
+});
+
 export const collections = {
   pages,
   site,
@@ -107,4 +114,5 @@ export const collections = {
   quiz,
   cardGroups,
   verification,
+  member,
 };

@@ -262,3 +262,31 @@ export type FaqData = z.infer<typeof faqSchema>;
 export type QuizData = z.infer<typeof quizSchema>;
 export type CardGroupData = z.infer<typeof cardGroupSchema>;
 export type VerificationData = z.infer<typeof verificationSchema>;
+
+// --- Signed-in area ---
+
+/** The signed-in pages' sidebar: content/member/sidebar.md. */
+export const memberSidebarSchema = z.strictObject({
+  heading: text,
+  navLabel: text,
+  links: z.array(z.strictObject({ label: text, href, icon })).min(1),
+  /** Where the gate sends a visitor without a session. */
+  signInHref: href,
+  labels: z.strictObject({
+    name: text,
+    email: text,
+    emailStatus: text,
+    verified: text,
+    unverified: text,
+    memberSince: text,
+    signOut: text,
+    collapse: text,
+    expand: text,
+    open: text,
+    close: text,
+    sheetTitle: text,
+    shortcut: text,
+  }),
+});
+
+export type MemberSidebarData = z.infer<typeof memberSidebarSchema>;

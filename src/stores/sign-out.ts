@@ -9,12 +9,21 @@ export interface SignOutTexts {
   failedDescription: string;
 }
 
+let leaving = false;
+
+/** True from the moment Sign Out is pressed until it fails: the signed-in pages' gate then leaves the
+ * navigation to Sign Out (to /) instead of sending the page to /auth on the SIGNED_OUT event. */
+export function isSigningOut(): boolean {
+  return leaving;
+}
+
 /**
  * Signs out (supabase-js ignores the server's 401, 403 and 404 and clears the local session anyway),
  * then goes to / replacing history and reloads; the toast waits for the new page.
  * Any other failure keeps the session and shows the destructive toast.
  */
 export async function signOut(texts: SignOutTexts): Promise<boolean> {
+  leaving = true;
   try {
     const { supabase } = await import('./supabase.ts');
     const { error } = await supabase().auth.signOut();
@@ -22,6 +31,7 @@ export async function signOut(texts: SignOutTexts): Promise<boolean> {
   } catch (err) {
     console.error('Sign out failed:', err);
     toast({ title: texts.failedTitle, description: texts.failedDescription, variant: 'destructive' });
+    leaving = false;
     return false;
   }
   queueToast({ title: texts.signedOutTitle, description: texts.signedOutDescription });

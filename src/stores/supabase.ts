@@ -1,19 +1,57 @@
 // The one browser Supabase client. Only pages with an island that needs it import this module (pages
 // without islands read the stored session in auth.ts and load this on demand, e.g. when Sign Out is pressed).
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { $auth, authFromSession, markClientOwnsAuth, SUPABASE_KEY, SUPABASE_URL } from './auth.ts';
+//
+// It is composed from the supabase-js packages the site uses in the browser (auth, tables, Edge Functions)
+// exactly as createClient() wires them: the same storage key, headers and access-token fetch. createClient()
+// would also construct the Realtime and Storage clients, ~25 KB gzip that no page uses and that would put
+// the signed-in pages past their 130 KB budget.
+import { AuthClient, type GoTrueClient } from '@supabase/auth-js';
+import { FunctionsClient } from '@supabase/functions-js';
+import { PostgrestClient } from '@supabase/postgrest-js';
+import { $auth, authFromSession, markClientOwnsAuth, SUPABASE_KEY, SUPABASE_URL, sessionStorageKey } from './auth.ts';
 
-let client: SupabaseClient | undefined;
+export interface BrowserClient {
+  auth: GoTrueClient;
+  from: PostgrestClient['from'];
+  functions: FunctionsClient;
+}
+
+let client: BrowserClient | undefined;
+
+/** supabase-js's fetchWithAuth: the API key, and the member's access token as the bearer when signed in. */
+function fetchWithAuth(auth: GoTrueClient, keyAsBearer: boolean): typeof fetch {
+  return async (input, init) => {
+    const { data } = await auth.getSession();
+    const headers = new Headers(init?.headers);
+    if (!headers.has('apikey')) headers.set('apikey', SUPABASE_KEY);
+    const bearer = data.session?.access_token ?? (keyAsBearer ? SUPABASE_KEY : null);
+    if (!headers.has('Authorization') && bearer) headers.set('Authorization', `Bearer ${bearer}`);
+    return fetch(input, { ...init, headers });
+  };
+}
 
 /** The client, created on first use; from then on supabase-js's auth events feed $auth. */
-export function supabase(): SupabaseClient {
+export function supabase(): BrowserClient {
   if (client) return client;
-  client = createClient(SUPABASE_URL, SUPABASE_KEY, {
+  const base = SUPABASE_URL.replace(/\/+$/, '');
+  const auth = new AuthClient({
+    url: `${base}/auth/v1`,
+    headers: { Authorization: `Bearer ${SUPABASE_KEY}`, apikey: SUPABASE_KEY },
+    storageKey: sessionStorageKey(SUPABASE_URL),
+    autoRefreshToken: true,
+    persistSession: true,
     // The /auth page exchanges a reset code or sets hash tokens itself, so it can say when a link has expired.
-    auth: { detectSessionInUrl: false },
+    detectSessionInUrl: false,
+    flowType: 'implicit',
   });
+  const rest = new PostgrestClient(`${base}/rest/v1`, { fetch: fetchWithAuth(auth, true) });
+  // New-style keys (sb_publishable_…) are not JWTs, so Edge Functions get them as apikey only.
+  const functions = new FunctionsClient(`${base}/functions/v1`, {
+    customFetch: fetchWithAuth(auth, !SUPABASE_KEY.startsWith('sb_')),
+  });
+  client = { auth, from: rest.from.bind(rest), functions };
   markClientOwnsAuth();
-  client.auth.onAuthStateChange((event, session) => {
+  auth.onAuthStateChange((event, session) => {
     $auth.set(authFromSession(event, session));
   });
   return client;

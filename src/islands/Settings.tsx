@@ -1,0 +1,83 @@
+import type { CardContent, MemberFrame } from '../lib/member-content.ts';
+import ComingSoonCards from './parts/ComingSoonCards.tsx';
+import MemberShell from './parts/MemberShell.tsx';
+import type { PasswordChecklistLabels } from './parts/PasswordChecklist.tsx';
+import SettingsPassword from './parts/SettingsPassword.tsx';
+import SettingsProfileForm from './parts/SettingsProfileForm.tsx';
+
+export const settingsLabelKeys = [
+  'profileHeading',
+  'firstName',
+  'lastName',
+  'email',
+  'emailHint',
+  'save',
+  'saving',
+  'errorTitle',
+  'loadFailed',
+  'updateFailed',
+  'unexpected',
+  'nameTooLong',
+  'successTitle',
+  'success',
+  'securityHeading',
+  'passwordHeading',
+  'newPassword',
+  'confirmPassword',
+  'updatePassword',
+  'updatingPassword',
+  'mismatchTitle',
+  'mismatch',
+  'weakTitle',
+  'weak',
+  'passwordUpdatedTitle',
+  'passwordUpdated',
+  'passwordFailedTitle',
+  'samePassword',
+  'reauthenticate',
+  'sessionExpired',
+  'twoFactorHeading',
+  'twoFactorText',
+  'comingSoon',
+] as const;
+
+export type SettingsLabels = Record<(typeof settingsLabelKeys)[number], string>;
+
+interface Props {
+  frame: MemberFrame;
+  labels: SettingsLabels;
+  checklist: PasswordChecklistLabels;
+  panels: { heading: string; cards: CardContent[] };
+}
+
+/** /settings: Profile Settings, Security Settings (Change password; two-factor Coming Soon), more panels. */
+export default function Settings({ frame, labels, checklist, panels }: Props) {
+  return (
+    <MemberShell frame={frame}>
+      {(user) => (
+        <>
+          <SettingsProfileForm userId={user.id} email={user.email ?? ''} labels={labels} />
+          <section
+            aria-labelledby="security-settings"
+            className="mt-10 rounded-2xl border border-navy-700 bg-navy-900 p-6"
+          >
+            <h2 id="security-settings" className="text-2xl font-semibold">
+              {labels.securityHeading}
+            </h2>
+            <div className="mt-6 grid gap-8 lg:grid-cols-2">
+              <SettingsPassword labels={labels} checklist={checklist} />
+              <div className="self-start rounded-xl border border-dashed border-navy-600 p-5">
+                <span className="rounded-full border border-accent/50 bg-accent/10 px-3 py-1 text-sm font-semibold text-accent">
+                  {labels.comingSoon}
+                </span>
+                <h3 className="mt-3 text-xl font-semibold">{labels.twoFactorHeading}</h3>
+                <p className="mt-2 text-muted">{labels.twoFactorText}</p>
+              </div>
+            </div>
+          </section>
+          <ComingSoonCards heading={panels.heading} cards={panels.cards} />
+        </>
+      )}
+    </MemberShell>
+  );
+}

@@ -1,0 +1,120 @@
+import { type SubmitEvent, useState } from 'react';
+import { passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
+import { supabase } from '../../stores/supabase.ts';
+import { toast } from '../../stores/toasts.ts';
+import type { SettingsLabels } from '../Settings.tsx';
+import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordChecklist.tsx';
+import { inputClass } from './SettingsProfileForm.tsx';
+
+interface Props {
+  labels: SettingsLabels;
+  checklist: PasswordChecklistLabels;
+}
+
+/** Which message an auth error from updateUser({ password }) gets. */
+function failureText(error: { code?: string; name?: string; message: string }, labels: SettingsLabels) {
+  switch (error.code) {
+    case 'weak_password':
+      return { title: labels.weakTitle, description: labels.weak };
+    case 'same_password':
+      return { title: labels.passwordFailedTitle, description: labels.samePassword };
+    case 'reauthentication_needed':
+    case 'reauthentication_not_valid':
+      return { title: labels.passwordFailedTitle, description: labels.reauthenticate };
+    case 'session_not_found':
+    case 'session_expired':
+    case 'bad_jwt':
+      return { title: labels.passwordFailedTitle, description: labels.sessionExpired };
+  }
+  if (error.name === 'AuthSessionMissingError')
+    return { title: labels.passwordFailedTitle, description: labels.sessionExpired };
+  return { title: labels.passwordFailedTitle, description: error.message || labels.unexpected };
+}
+
+/** Change password: the sign-up rules with the live checklist; enabled once they are met. */
+export default function SettingsPassword({ labels, checklist }: Props) {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const meetsRules = passwordMeetsRules(password);
+  const mismatch = confirm !== '' && confirm !== password;
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!meetsRules || busy) return;
+    if (confirm !== password) {
+      toast({ title: labels.mismatchTitle, description: labels.mismatch, variant: 'destructive' });
+      return;
+    }
+    setBusy(true);
+    try {
+      const { error } = await supabase().auth.updateUser({ password });
+      if (error) {
+        toast({ ...failureText(error, labels), variant: 'destructive' });
+        return;
+      }
+      setPassword('');
+      setConfirm('');
+      toast({ title: labels.passwordUpdatedTitle, description: labels.passwordUpdated });
+    } catch (err) {
+      console.error('Password update failed:', err);
+      toast({ title: labels.passwordFailedTitle, description: labels.unexpected, variant: 'destructive' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={onSubmit} aria-labelledby="change-password" className="grid gap-5">
+      <h3 id="change-password" className="text-xl font-semibold">
+        {labels.passwordHeading}
+      </h3>
+      <div>
+        <label htmlFor="new-password" className="font-medium">
+          {labels.newPassword}
+        </label>
+        <input
+          id="new-password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          aria-describedby="new-password-rules"
+          disabled={busy}
+          className={inputClass}
+        />
+        <PasswordChecklist id="new-password-rules" password={password} labels={checklist} />
+      </div>
+      <div>
+        <label htmlFor="confirm-password" className="font-medium">
+          {labels.confirmPassword}
+        </label>
+        <input
+          id="confirm-password"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+          aria-invalid={mismatch || undefined}
+          aria-describedby={mismatch ? 'confirm-password-error' : undefined}
+          disabled={busy}
+          className={inputClass}
+        />
+        {mismatch && (
+          <p id="confirm-password-error" className="mt-1 text-sm text-danger">
+            {labels.mismatchTitle}: {labels.mismatch}
+          </p>
+        )}
+      </div>
+      <div>
+        <button
+          type="submit"
+          disabled={!meetsRules || busy}
+          className="inline-flex min-h-12 items-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60"
+        >
+          {busy ? labels.updatingPassword : labels.updatePassword}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,121 @@
+import { useStore } from '@nanostores/react';
+import { type SubmitEvent, useEffect, useState } from 'react';
+import { NAME_MAX_LENGTH, profileNames } from '../../lib/profile.ts';
+import { $profile, $profileSaving, saveProfileNames } from '../../stores/profile.ts';
+import { toast } from '../../stores/toasts.ts';
+import type { SettingsLabels } from '../Settings.tsx';
+
+interface Props {
+  userId: string;
+  email: string;
+  labels: SettingsLabels;
+}
+
+export const inputClass =
+  'mt-1 block min-h-12 w-full rounded-lg border border-navy-600 bg-navy-950 px-3 text-white placeholder:text-subtle disabled:opacity-70 read-only:bg-navy-800';
+
+/** Profile Settings: first and last name (trimmed when saved), the email read-only. */
+export default function SettingsProfileForm({ userId, email, labels }: Props) {
+  const state = useStore($profile);
+  const saving = useStore($profileSaving);
+  const [firstName, setFirstName] = useState('');
+  const [lastName, setLastName] = useState('');
+  const busy = saving || state.status === 'loading' || state.status === 'idle';
+  const profile = state.status === 'loaded' ? state.profile : undefined;
+  // Names that could not be read are not offered for editing: saving blanks would overwrite the real ones.
+  const disabled = busy || !profile;
+
+  // The fields follow the stored row: on first load and again after an update.
+  useEffect(() => {
+    if (!profile) return;
+    setFirstName(profile.first_name ?? '');
+    setLastName(profile.last_name ?? '');
+  }, [profile]);
+
+  useEffect(() => {
+    if (state.status === 'error') {
+      toast({ title: labels.errorTitle, description: labels.loadFailed, variant: 'destructive' });
+    }
+  }, [state.status, labels]);
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (disabled) return;
+    const checked = profileNames(firstName, lastName);
+    if (!checked.ok) {
+      toast({ title: labels.errorTitle, description: labels.nameTooLong, variant: 'destructive' });
+      return;
+    }
+    const result = await saveProfileNames(userId, checked.names);
+    if (result === 'saved') toast({ title: labels.successTitle, description: labels.success });
+    else {
+      const description = result === 'failed' ? labels.updateFailed : labels.unexpected;
+      toast({ title: labels.errorTitle, description, variant: 'destructive' });
+    }
+  };
+
+  return (
+    <section aria-labelledby="profile-settings" className="mt-10 rounded-2xl border border-navy-700 bg-navy-900 p-6">
+      <h2 id="profile-settings" className="text-2xl font-semibold">
+        {labels.profileHeading}
+      </h2>
+      <form onSubmit={onSubmit} aria-busy={busy} className="mt-6 grid gap-5 sm:grid-cols-2">
+        <div>
+          <label htmlFor="first-name" className="font-medium">
+            {labels.firstName}
+          </label>
+          <input
+            id="first-name"
+            name="first_name"
+            autoComplete="given-name"
+            maxLength={NAME_MAX_LENGTH}
+            value={firstName}
+            onChange={(e) => setFirstName(e.target.value)}
+            disabled={disabled}
+            className={inputClass}
+          />
+        </div>
+        <div>
+          <label htmlFor="last-name" className="font-medium">
+            {labels.lastName}
+          </label>
+          <input
+            id="last-name"
+            name="last_name"
+            autoComplete="family-name"
+            maxLength={NAME_MAX_LENGTH}
+            value={lastName}
+            onChange={(e) => setLastName(e.target.value)}
+            disabled={disabled}
+            className={inputClass}
+          />
+        </div>
+        <div className="sm:col-span-2">
+          <label htmlFor="profile-email" className="font-medium">
+            {labels.email}
+          </label>
+          <input
+            id="profile-email"
+            type="email"
+            value={profile?.email ?? email}
+            readOnly
+            aria-describedby="profile-email-hint"
+            className={inputClass}
+          />
+          <p id="profile-email-hint" className="mt-1 text-sm text-muted">
+            {labels.emailHint}
+          </p>
+        </div>
+        <div className="sm:col-span-2">
+          <button
+            type="submit"
+            disabled={disabled}
+            className="inline-flex min-h-12 items-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60"
+          >
+            {saving ? labels.saving : labels.save}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

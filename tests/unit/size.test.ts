@@ -1,0 +1,40 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { measure } from '../../scripts/size.ts';
+
+// A built page whose island pulls in modules through chains of static imports, as Vite splits them.
+const root = mkdtempSync(join(tmpdir(), 'size-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const modules: Record<string, string> = {
+  'island.js': `import{a as e}from"./shared.js";import{b}from"./vendor.js";export default e+b;`,
+  'shared.js': `import{c}from"./deep.js";export const a=c+"${'s'.repeat(2000)}";`,
+  'deep.js': `export const c="${'d'.repeat(3000)}";`,
+  'vendor.js': `export const b="${'v'.repeat(1000)}";`,
+  'renderer.js': `export default "${'r'.repeat(500)}";`,
+  'lazy.js': `export const l="${'l'.repeat(4000)}";`,
+};
+mkdirSync(join(root, '_astro'));
+for (const [name, code] of Object.entries(modules)) writeFileSync(join(root, '_astro', name), code);
+mkdirSync(join(root, 'member'));
+writeFileSync(
+  join(root, 'member', 'index.html'),
+  `<html><body><astro-island component-url="/_astro/island.js" renderer-url="/_astro/renderer.js"></astro-island>
+  <script type="module">import("/_astro/lazy.js")</script></body></html>`,
+);
+
+describe('measure', () => {
+  it('counts every module an island reaches through static imports, each once, and no lazy chunk', () => {
+    const [page] = measure(root);
+    const gz = (name: string) => gzipSync(modules[name]).length;
+    const inline = gzipSync('import("/_astro/lazy.js")').length;
+    const expected = ['island.js', 'shared.js', 'deep.js', 'vendor.js', 'renderer.js'].reduce(
+      (n, m) => n + gz(m),
+      inline,
+    );
+    expect(page).toMatchObject({ route: '/member', islands: true, bytes: expected });
+  });
+});
