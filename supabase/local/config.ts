@@ -37,6 +37,8 @@ export interface StackConfig {
   mailFrom: string;
   contactInbox: string;
   rateLimits: boolean;
+  /** The news function's feeds: NEWS_FEED_URLS (comma-separated), INVESTING_FEED_URL, NEWS_CACHE_SECONDS. */
+  news?: { feedUrls?: string; investingFeedUrl?: string; cacheSeconds?: string };
   /** Folder holding config.toml, migrations/ and functions/. */
   supabaseDir: string;
   /** Overrides of config.toml's [auth] timings (tests shorten them instead of waiting). */
@@ -84,6 +86,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     mailFrom: env.MAIL_FROM ?? 'SignalOne <no-reply@signals.local>',
     contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
     rateLimits: env.RATE_LIMITS !== 'off',
+    news: {
+      feedUrls: env.NEWS_FEED_URLS || undefined,
+      investingFeedUrl: env.INVESTING_FEED_URL || undefined,
+      cacheSeconds: env.NEWS_CACHE_SECONDS || undefined,
+    },
     supabaseDir: resolve(env.SUPABASE_DIR ?? 'supabase'),
     ...overrides,
     ports,
