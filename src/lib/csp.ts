@@ -24,8 +24,12 @@ interface CspDirectivesContext {
   };
 }
 
-/** Lets one page load a third-party widget: its script origin in script-src, its frames in frame-src. */
+/**
+ * Lets one page load a third-party widget: its script origin in script-src, its frames in frame-src.
+ * Astro drops its default 'self' from script-src once a page names a resource, so 'self' is named again.
+ */
 export function allowChartWidget(astro: CspDirectivesContext, scriptOrigin: string, frameOrigin: string): void {
+  astro.csp?.insertScriptResource("'self'");
   astro.csp?.insertScriptResource(scriptOrigin);
   astro.csp?.insertDirective(`frame-src ${frameOrigin}`);
 }

@@ -210,8 +210,6 @@ test('/auth and the other island pages leave an empty mount point', async ({ pag
   for (const [path, island] of [
     ['/auth', 'auth'],
     ['/quiz', 'quiz'],
-    ['/news', 'news-feed'],
-    ['/investing-news', 'investing-news'],
     ['/contact-us', 'contact-form'],
     ['/dashboard', 'dashboard'],
   ]) {
