@@ -118,3 +118,27 @@ describe('httpUrl', () => {
     expect(httpUrl(input)).toBe(expected);
   });
 });
+
+describe('entity limits', () => {
+  test('a big feed full of escaped HTML is read whole', () => {
+    const desc = '&lt;p&gt;x&amp;amp;y&lt;/p&gt;'.repeat(2000);
+    const xml = `<rss><channel><title>T</title><item><title>a &amp; b</title><link>https://a.example/1</link><description>${desc}</description></item></channel></rss>`;
+    const [item] = parseFeed(xml);
+    expect(item.title).toBe('a & b');
+    expect(item.description).toBe('<p>x&amp;y</p>'.repeat(2000));
+  });
+
+  test('entities defined in a DOCTYPE do not multiply (billion laughs)', () => {
+    const ten = (name: string) => Array.from({ length: 10 }, () => `&${name};`).join('');
+    const xml = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "lol"><!ENTITY b "${ten('a')}"><!ENTITY c "${ten('b')}"><!ENTITY d "${ten('c')}">]>
+      <rss><channel><title>T</title><item><title>&d;</title><link>https://a.example</link></item></channel></rss>`;
+    const items = (() => {
+      try {
+        return parseFeed(xml);
+      } catch {
+        return [];
+      }
+    })();
+    expect(items.every((i) => i.title.length < 1000)).toBe(true);
+  });
+});
