@@ -1,9 +1,11 @@
 // Which feeds make up each answer, and the rules of each: from NEWS_FEED_URLS and INVESTING_FEED_URL.
+import { z } from 'zod';
 import type { Env } from '../_shared/env.ts';
 import type { ArticleRules } from './articles.ts';
 
-export type FeedName = 'combined' | 'investing';
-export const FEED_NAMES: readonly FeedName[] = ['combined', 'investing'];
+/** The `feed` query parameter: exactly one of the two feed sets. */
+export const feedNameSchema = z.enum(['combined', 'investing']);
+export type FeedName = z.infer<typeof feedNameSchema>;
 
 export interface FeedSet extends ArticleRules {
   urls: string[];
@@ -40,5 +42,5 @@ export function feedSets(env: Env): Record<FeedName, FeedSet> {
 }
 
 export function isFeedName(value: string | null): value is FeedName {
-  return value !== null && (FEED_NAMES as readonly string[]).includes(value);
+  return feedNameSchema.safeParse(value).success;
 }
