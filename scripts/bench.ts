@@ -1,16 +1,23 @@
 // `npm run bench`: latency and throughput of the local stack on this machine (PGlite, or DATABASE_URL).
 // Prints sign-in p50 / p99 for one client and at 20 concurrent clients with requests per second, and a
-// profile read p50. A measurement script, not a test: nothing here passes or fails.
+// profile read p50, and the cached news answer's requests per second and p50 at 50 concurrent clients
+// (fixture feeds served on 127.0.0.1). `npm run bench -- news` runs the news part alone.
+// A measurement script, not a test: nothing here passes or fails.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { createClient } from '@supabase/supabase-js';
 import { loadConfig } from '../supabase/local/config.ts';
 import { startStack } from '../supabase/local/server.ts';
+import { startFeedServer } from './feed-server.ts';
 import { freePort } from './free-port.ts';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 100);
+const NEWS_CONCURRENCY = 50;
+const NEWS_TOTAL = Number(process.env.BENCH_NEWS ?? 10_000);
+const onlyNews = process.argv.slice(2).includes('news');
 const CONCURRENCY = 20;
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONCURRENT ?? 400);
 
@@ -21,16 +28,58 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'signals-bench-'));
 const ports = { api: await freePort(), db: await freePort(), mailWeb: await freePort(), smtp: await freePort() };
+const feeds = await startFeedServer();
 const stack = await startStack(
   loadConfig(
     { ...process.env, DATA_DIR: dataDir, RATE_LIMITS: 'off' },
-    { ports, smtpUrl: `smtp://127.0.0.1:${ports.smtp}` },
+    {
+      ports,
+      smtpUrl: `smtp://127.0.0.1:${ports.smtp}`,
+      news: {
+        feedUrls: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
+        investingFeedUrl: feeds.feedUrl('investing.xml'),
+      },
+    },
   ),
 );
 const client = () =>
   createClient(stack.url, stack.config.anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
 
+/** GET /functions/v1/news?feed=combined from 50 clients at once (in a worker thread), once the cache is filled. */
+async function benchNews() {
+  const url = `${stack.url}/functions/v1/news?feed=combined`;
+  const headers = { apikey: stack.config.anonKey, Authorization: `Bearer ${stack.config.anonKey}` };
+  const first = await (await fetch(url, { headers })).json();
+  if (first.articles.length !== 15) throw new Error(`news: ${first.articles.length} articles, expected 15`);
+  const load = (total: number) =>
+    new Promise<{ times: number[]; failed: number; seconds: number }>((done, fail) => {
+      const worker = new Worker(new URL('./bench-load.ts', import.meta.url), {
+        workerData: { url, headers, total, concurrency: NEWS_CONCURRENCY },
+      });
+      worker.once('message', done);
+      worker.once('error', fail);
+    });
+  await load(500); // warm-up
+  const { times, failed, seconds } = await load(NEWS_TOTAL);
+  if (failed) throw new Error(`news: ${failed} requests did not answer 200`);
+  times.sort((a, b) => a - b);
+  console.log(
+    `news (cached), ${NEWS_CONCURRENCY} clients (${NEWS_TOTAL} runs): p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}  ${(NEWS_TOTAL / seconds).toFixed(0)} req/s`,
+  );
+}
+
 try {
+  if (onlyNews) {
+    console.log(`Local stack benchmark (${stack.ctx.db.kind}, ${process.arch}, Node ${process.versions.node})`);
+    await benchNews();
+  } else await benchAuthAndRest();
+} finally {
+  await stack.stop();
+  await feeds.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function benchAuthAndRest() {
   const email = `bench-${Date.now()}@example.com`;
   const password = 'Bench-passw0rd!';
   const admin = createClient(stack.url, stack.config.serviceRoleKey, { auth: { persistSession: false } });
@@ -87,7 +136,5 @@ try {
   console.log(
     `profile read, 1 client (${SEQUENTIAL} runs): p50 ${ms(percentile(reads, 50))}  p99 ${ms(percentile(reads, 99))}`,
   );
-} finally {
-  await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await benchNews();
 }

@@ -12,17 +12,20 @@ export interface SiteServerOptions {
   host?: string;
   /** The Supabase API the pages call, allowed in connect-src. */
   supabaseUrl?: string;
+  /** More origins pictures may come from besides https: (the e2e run's fixture feed server). */
+  imageOrigins?: string[];
 }
 
-export function contentSecurityPolicy(supabaseUrl: string): string {
+export function contentSecurityPolicy(supabaseUrl: string, imageOrigins: string[] = []): string {
   return [
     "default-src 'self'",
+    // TradingView: the chart widget's script on /trading-ideas, and the frames it opens.
     "script-src 'self' 'unsafe-inline' https://s3.tradingview.com",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: https:",
+    ["img-src 'self' data: https:", ...imageOrigins].join(' '),
     "font-src 'self'",
     `connect-src 'self' ${supabaseUrl}`,
-    'frame-src https://s.tradingview.com https://www.tradingview-widget.com',
+    'frame-src https://www.tradingview-widget.com',
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -34,7 +37,10 @@ export function startSiteServer(options: SiteServerOptions = {}): Promise<Server
   const root = resolve(options.dir ?? process.env.SITE_DIR ?? 'dist');
   const port = options.port ?? Number(process.env.PORT ?? 4321);
   const host = options.host ?? '127.0.0.1';
-  const csp = contentSecurityPolicy(options.supabaseUrl ?? process.env.PUBLIC_SUPABASE_URL ?? 'http://127.0.0.1:54321');
+  const csp = contentSecurityPolicy(
+    options.supabaseUrl ?? process.env.PUBLIC_SUPABASE_URL ?? 'http://127.0.0.1:54321',
+    options.imageOrigins,
+  );
   const app = new Hono();
   app.use('*', async (c, next) => {
     await next();

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig } from '../supabase/local/config.ts';
 import { startStack } from '../supabase/local/server.ts';
 import { buildIfStale } from './build.ts';
+import { startFeedServer } from './feed-server.ts';
 import { startThrowawayCluster } from './pg-cluster.ts';
 import { startSiteServer } from './serve.ts';
 import { measure } from './size.ts';
@@ -127,6 +128,8 @@ if (built && want('e2e')) await e2e();
 
 /** The build served as a CDN would, a fresh stack on PGlite, and Playwright against both. */
 async function e2e() {
+  // The news function reads fixture feeds from 127.0.0.1, fresh on every request so a test can take them down.
+  const feeds = await startFeedServer();
   const stack = await startStack(
     loadConfig(
       {
@@ -136,11 +139,19 @@ async function e2e() {
         SITE_URL: siteUrl,
         PORT: String(E2E.site),
         DATABASE_URL: '',
+        NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
+        INVESTING_FEED_URL: feeds.feedUrl('investing.xml'),
+        NEWS_CACHE_SECONDS: '0',
       },
       { ports: { api: E2E.api, db: E2E.db, mailWeb: E2E.mailWeb, smtp: E2E.smtp } },
     ),
   );
-  const site = await startSiteServer({ dir: 'dist-test', port: E2E.site, supabaseUrl: apiUrl });
+  const site = await startSiteServer({
+    dir: 'dist-test',
+    port: E2E.site,
+    supabaseUrl: apiUrl,
+    imageOrigins: [feeds.origin],
+  });
   const report = join(work, 'e2e.json');
   try {
     await run(
@@ -151,6 +162,7 @@ async function e2e() {
         E2E_BASE_URL: siteUrl,
         E2E_SUPABASE_URL: apiUrl,
         E2E_MAIL_API: `http://127.0.0.1:${E2E.mailWeb}/api/v1`,
+        E2E_FEEDS_URL: feeds.origin,
         PLAYWRIGHT_JSON_OUTPUT_NAME: report,
       },
     );
@@ -162,6 +174,7 @@ async function e2e() {
   } finally {
     await new Promise<void>((done) => site.close(() => done()));
     await stack.stop();
+    await feeds.close();
   }
 }
 

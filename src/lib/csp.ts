@@ -16,3 +16,20 @@ interface CspContext {
 export function allowInlineScript(astro: CspContext, code: string): void {
   astro.csp?.insertScriptHash(scriptHash(code));
 }
+
+interface CspDirectivesContext {
+  csp?: {
+    insertScriptResource(resource: string): void;
+    insertDirective(directive: string): void;
+  };
+}
+
+/**
+ * Lets one page load a third-party widget: its script origin in script-src, its frames in frame-src.
+ * Astro drops its default 'self' from script-src once a page names a resource, so 'self' is named again.
+ */
+export function allowChartWidget(astro: CspDirectivesContext, scriptOrigin: string, frameOrigin: string): void {
+  astro.csp?.insertScriptResource("'self'");
+  astro.csp?.insertScriptResource(scriptOrigin);
+  astro.csp?.insertDirective(`frame-src ${frameOrigin}`);
+}

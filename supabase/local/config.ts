@@ -46,6 +46,8 @@ export interface StackConfig {
   rateLimits: boolean;
   /** TRUSTED_PROXIES: IPs / CIDRs of proxies whose X-Forwarded-For names the client (default none). */
   trustedProxies: string;
+  /** The news function's feeds: NEWS_FEED_URLS (comma-separated), INVESTING_FEED_URL, NEWS_CACHE_SECONDS. */
+  news?: { feedUrls?: string; investingFeedUrl?: string; cacheSeconds?: string };
   /** Folder holding config.toml, migrations/ and functions/. */
   supabaseDir: string;
   /** Overrides of config.toml's [auth] timings (tests shorten them instead of waiting). */
@@ -96,6 +98,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
     rateLimits: env.RATE_LIMITS !== 'off',
     trustedProxies: env.TRUSTED_PROXIES ?? '',
+    news: {
+      feedUrls: env.NEWS_FEED_URLS || undefined,
+      investingFeedUrl: env.INVESTING_FEED_URL || undefined,
+      cacheSeconds: env.NEWS_CACHE_SECONDS || undefined,
+    },
     supabaseDir: resolve(env.SUPABASE_DIR ?? 'supabase'),
     ...overrides,
     ports,

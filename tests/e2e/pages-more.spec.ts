@@ -212,8 +212,6 @@ test('/trading-ideas reserves a 300px box under each chart heading', async ({ pa
 test('the island pages still to be built leave an empty mount point', async ({ page }) => {
   for (const [path, island] of [
     ['/quiz', 'quiz'],
-    ['/news', 'news-feed'],
-    ['/investing-news', 'investing-news'],
   ]) {
     await page.goto(path);
     const mount = main(page).locator(`[data-island="${island}"]`);

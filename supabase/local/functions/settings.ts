@@ -23,7 +23,7 @@ export function internalApiUrl(config: StackConfig): string {
 }
 
 /** The variables a function sees: Supabase's own, then the project's secrets, all from the stack's config. */
-export function functionEnv(config: StackConfig): Record<string, string> {
+export function functionEnv(config: StackConfig): Record<string, string | undefined> {
   const dbHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return {
     SUPABASE_URL: internalApiUrl(config),
@@ -38,5 +38,9 @@ export function functionEnv(config: StackConfig): Record<string, string> {
     CONTACT_INBOX: config.contactInbox,
     SITE_URL: config.siteUrl,
     RATE_LIMITS: config.rateLimits ? 'on' : 'off',
+    // Unset means the news function's own public defaults.
+    NEWS_FEED_URLS: config.news?.feedUrls,
+    INVESTING_FEED_URL: config.news?.investingFeedUrl,
+    NEWS_CACHE_SECONDS: config.news?.cacheSeconds,
   };
 }

@@ -1,0 +1,77 @@
+// Serves tests/fixtures/feeds over HTTP on 127.0.0.1 for the news tests and the bench: /feeds/<file> answers
+// the fixture with {{images}} pointing at /images/ here, /images/missing-image.png is a 404, any other image
+// is a small PNG. POST /down makes every feed answer 500 until POST /up.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join, resolve } from 'node:path';
+
+export interface FeedServer {
+  origin: string;
+  /** The URL of a fixture file, e.g. feedUrl('business.xml'). */
+  feedUrl(file: string): string;
+  close(): Promise<void>;
+}
+
+export interface FeedServerOptions {
+  dir?: string;
+  port?: number;
+  /** Where {{images}} points; default this server's /images. */
+  imagesOrigin?: string;
+}
+
+const TYPES: Record<string, string> = {
+  xml: 'application/rss+xml; charset=utf-8',
+  atom: 'application/atom+xml; charset=utf-8',
+};
+
+export function startFeedServer(options: FeedServerOptions = {}): Promise<FeedServer> {
+  const dir = resolve(options.dir ?? 'tests/fixtures/feeds');
+  const png = readFileSync(join(dir, 'thumb.png'));
+  let down = false;
+  let origin = '';
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (req.method === 'POST' && (path === '/down' || path === '/up')) {
+      down = path === '/down';
+      res.writeHead(204).end();
+      return;
+    }
+    const feed = /^\/feeds\/([\w-]+\.(xml|atom))$/.exec(path);
+    if (feed) {
+      if (down) {
+        res.writeHead(500, { 'Content-Type': 'text/plain' }).end('fixture feeds are down');
+        return;
+      }
+      let text: string;
+      try {
+        text = readFileSync(join(dir, feed[1]), 'utf8');
+      } catch {
+        res.writeHead(404).end();
+        return;
+      }
+      const images = `${options.imagesOrigin ?? origin}/images`;
+      res.writeHead(200, { 'Content-Type': TYPES[feed[2]] }).end(text.replaceAll('{{images}}', images));
+      return;
+    }
+    if (/^\/images\/[\w-]+\.png$/.test(path) && path !== '/images/missing-image.png') {
+      res.writeHead(200, { 'Content-Type': 'image/png', 'Cache-Control': 'max-age=3600' }).end(png);
+      return;
+    }
+    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+  });
+  return new Promise((done) => {
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      const address = server.address();
+      origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      done({
+        origin,
+        feedUrl: (file) => `${origin}/feeds/${file}`,
+        close: () =>
+          new Promise<void>((closed) => {
+            server.closeAllConnections();
+            server.close(() => closed());
+          }),
+      });
+    });
+  });
+}

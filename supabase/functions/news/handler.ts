@@ -1,0 +1,74 @@
+// news over HTTP: GET ?feed=combined|investing answers the cached articles of that feed set as JSON.
+// Fetching, parsing and caching live in news.ts, parse.ts and cache.ts.
+import { runInBackground } from '../_shared/background.ts';
+import { clientIp } from '../_shared/client-ip.ts';
+import { corsHeaders, options } from '../_shared/cors.ts';
+import { type Env, runtimeEnv } from '../_shared/env.ts';
+import { errorResponse, methodNotAllowed } from '../_shared/http.ts';
+import { functionRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
+import { createCache } from './cache.ts';
+import { type FeedName, feedSets, isFeedName } from './feeds.ts';
+import { type LoadOptions, loadNews, type NewsAnswer } from './news.ts';
+
+/** Requests per IP address per window: generous, since answers come from the cache. */
+export const RATE_LIMIT: RateLimitRule = { max: 120, windowMs: 60_000 };
+
+/** Seconds an answer stays fresh unless NEWS_CACHE_SECONDS says otherwise. */
+export const DEFAULT_CACHE_SECONDS = 300;
+/** An answer from which every feed failed is retried after this many seconds at most. */
+const FAILED_CACHE_SECONDS = 30;
+
+export const BAD_FEED_MESSAGE = 'Unknown feed: use feed=combined or feed=investing.';
+
+interface Cached {
+  answer: NewsAnswer;
+  /** The JSON body, serialized once per refresh instead of once per request. */
+  body: string;
+}
+
+function cacheSeconds(env: Env): number {
+  const value = Number(env.get('NEWS_CACHE_SECONDS'));
+  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_CACHE_SECONDS;
+}
+
+export function createHandler(env: Env = runtimeEnv(), load: LoadOptions = {}): (req: Request) => Promise<Response> {
+  const limiter = functionRateLimiter(env, 'news', RATE_LIMIT);
+  const sets = feedSets(env);
+  const ttl = cacheSeconds(env);
+  const cache = createCache<Cached>(
+    async (name) => {
+      const answer = await loadNews(sets[name as FeedName], load);
+      return { answer, body: JSON.stringify(answer) };
+    },
+    {
+      ttlMs: ttl * 1000,
+      poorTtlMs: Math.min(ttl, FAILED_CACHE_SECONDS) * 1000,
+      isPoor: ({ answer }) => answer.feeds.ok === 0,
+      background: (task) => runInBackground('news refresh', task),
+    },
+  );
+  // Browsers keep an answer a minute at most; a CDN keeps it as long as this function does.
+  const cacheControl = `public, max-age=${Math.min(ttl, 60)}, s-maxage=${ttl}, stale-while-revalidate=${ttl}`;
+
+  return async function handler(req: Request): Promise<Response> {
+    if (req.method === 'OPTIONS') return options();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(['GET']);
+
+    const refused = await refuseOverLimit(limiter, clientIp(req));
+    if (refused) return refused;
+
+    const feed = new URL(req.url).searchParams.get('feed');
+    if (!isFeedName(feed)) return errorResponse(400, BAD_FEED_MESSAGE);
+
+    try {
+      const { body } = await cache.get(feed);
+      return new Response(req.method === 'HEAD' ? null : body, {
+        status: 200,
+        headers: { ...corsHeaders, 'Content-Type': 'application/json', 'Cache-Control': cacheControl },
+      });
+    } catch (err) {
+      console.error('news:', err instanceof Error ? err.message : err);
+      return errorResponse(500, 'Failed to load news. Please try again.');
+    }
+  };
+}

@@ -1,0 +1,42 @@
+// One answer of the news function: every feed of the set fetched in parallel, failures logged and skipped.
+import { type Article, toArticles } from './articles.ts';
+import type { FeedSet } from './feeds.ts';
+import { FEED_LIMITS, type Fetch, type FetchLimits, fetchFeedText } from './fetch-feed.ts';
+import { parseFeed } from './parse.ts';
+
+export interface NewsAnswer {
+  articles: Article[];
+  /** When these articles were fetched (ISO 8601). */
+  updatedAt: string;
+  /** How many of the set's feeds answered; 0 of n means every feed failed. */
+  feeds: { ok: number; total: number };
+}
+
+export interface LoadOptions {
+  fetcher?: Fetch;
+  limits?: FetchLimits;
+  now?: () => number;
+  log?: (message: string) => void;
+}
+
+export async function loadNews(set: FeedSet, options: LoadOptions = {}): Promise<NewsAnswer> {
+  const { fetcher = fetch, limits = FEED_LIMITS, now = Date.now, log = console.error } = options;
+  const results = await Promise.allSettled(
+    set.urls.map(async (url) => parseFeed(await fetchFeedText(url, limits, fetcher), url)),
+  );
+  let ok = 0;
+  const items = results.flatMap((result, i) => {
+    if (result.status === 'fulfilled') {
+      ok += 1;
+      return result.value;
+    }
+    const reason = result.reason instanceof Error ? result.reason.message : String(result.reason);
+    log(`news: feed ${set.urls[i]} skipped: ${reason}`);
+    return [];
+  });
+  return {
+    articles: toArticles(items, set),
+    updatedAt: new Date(now()).toISOString(),
+    feeds: { ok, total: set.urls.length },
+  };
+}

@@ -1,0 +1,211 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+
+// News pages against the real news function, which reads fixture feeds served on 127.0.0.1 by scripts/test.ts
+// (E2E_FEEDS_URL), fresh on every request. One test takes every feed down, so the tests here run one at a time.
+test.describe.configure({ mode: 'serial' });
+
+const feeds = process.env.E2E_FEEDS_URL ?? '';
+const api = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
+const EMPTY = 'No news articles available. Please try refreshing.';
+const FAILED = 'Failed to load news. Please try again.';
+
+const cards = (page: Page) => page.getByTestId('news-card');
+// The first answer waits for the functions host to load the function and for the feeds: allow for a busy machine.
+const LOADED = { timeout: 20_000 };
+
+/** The datetime of every card's time, in page order. */
+const times = (page: Page) =>
+  cards(page).evaluateAll((els) =>
+    els.map((el) => Date.parse(el.querySelector('time')?.getAttribute('datetime') ?? '')),
+  );
+
+/** Holds the page's requests for the investing feed until release(), then lets them through unchanged. */
+async function hold(page: Page) {
+  let open: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let calls = 0;
+  await page.route('**/functions/v1/news?feed=investing', async (route) => {
+    calls += 1;
+    await gate;
+    await route.continue();
+  });
+  return {
+    calls: () => calls,
+    release: () => open(),
+  };
+}
+
+async function articlesNow(request: import('@playwright/test').APIRequestContext, feed: string): Promise<number> {
+  const res = await request.get(`${api}/functions/v1/news?feed=${feed}`);
+  return ((await res.json()) as { articles: unknown[] }).articles.length;
+}
+
+test('/news: 15 cards, newest first, cut descriptions, source badges, sentiment, Read More in a new tab', async ({
+  page,
+}) => {
+  await page.goto('/news');
+  await expect(cards(page)).toHaveCount(15, LOADED);
+  const t = await times(page);
+  expect(t).toEqual([...t].sort((a, b) => b - a));
+
+  const first = cards(page).first();
+  await expect(first.getByRole('heading', { level: 3 })).toHaveText('Stocks rally as markets gain & profits surge');
+  await expect(first).toContainText('Shares rose sharply on Wall Street & in Europe.');
+  await expect(first.getByText('Fixture Business', { exact: true })).toBeVisible();
+  await expect(first.getByRole('img', { name: 'Positive sentiment' })).toBeVisible();
+  const readMore = first.getByRole('link', { name: /^Read More/ });
+  await expect(readMore).toHaveAttribute('href', 'https://business.example.com/stocks-rally');
+  await expect(readMore).toHaveAttribute('target', '_blank');
+  await expect(readMore).toHaveAttribute('rel', 'noopener noreferrer');
+
+  const oil = cards(page).filter({ hasText: 'Oil prices steady ahead of OPEC meeting' });
+  const text = (await oil.locator('p').textContent()) ?? '';
+  expect(text.endsWith('...')).toBe(true);
+  expect(text.length).toBeLessThanOrEqual(203);
+  await expect(
+    cards(page).filter({ hasText: 'Pound & euro slide' }).getByRole('img', { name: 'Negative sentiment' }),
+  ).toBeVisible();
+  await expect(cards(page).filter({ hasText: 'Fixture Markets' }).first()).toBeVisible();
+  await expect(cards(page).filter({ hasText: 'Fixture Headlines' }).first()).toBeVisible();
+  // Items without a title or with a javascript: link never show; every link is http(s).
+  await expect(page.getByText('Script link is dropped')).toHaveCount(0);
+  const hrefs = await cards(page)
+    .getByRole('link')
+    .evaluateAll((els) => els.map((a) => a.getAttribute('href')));
+  expect(hrefs.every((h) => /^https?:\/\//.test(h ?? ''))).toBe(true);
+  // The combined feed has no pictures.
+  await expect(cards(page).locator('img')).toHaveCount(0);
+});
+
+test('/investing-news: 9 placeholders while loading, then 20 cards with pictures; a broken picture is hidden', async ({
+  page,
+}) => {
+  // Hold the request back until the loading state has been seen.
+  const held = await hold(page);
+  await page.goto('/investing-news');
+  await expect(page.getByRole('heading', { level: 2, name: 'Latest Investing News' })).toBeVisible();
+  await expect(page.getByTestId('news-skeletons').locator('li')).toHaveCount(9);
+  await expect(page.getByRole('button', { name: 'Refresh' })).toBeDisabled();
+  held.release();
+
+  await expect(cards(page)).toHaveCount(20, LOADED);
+  await expect(page.getByTestId('news-skeletons')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+  await expect(page.getByTestId('last-updated')).toContainText('Last updated:');
+  const t = await times(page);
+  expect(t).toEqual([...t].sort((a, b) => b - a));
+
+  const [first, second, third] = [cards(page).nth(0), cards(page).nth(1), cards(page).nth(2)];
+  await expect(first.getByRole('heading')).toHaveText('Investors cheer strong earnings as stocks rally');
+  await expect(first.getByRole('img', { name: 'Positive sentiment' })).toBeVisible();
+  await expect(second.getByRole('img', { name: 'Negative sentiment' })).toBeVisible();
+  await expect(third.getByRole('img', { name: 'Neutral sentiment' })).toBeVisible();
+  await expect(first.getByText('Fixture Investing', { exact: true })).toBeVisible();
+
+  // A picture that loads is shown; the one whose address answers 404 is removed; the third has none.
+  const picture = first.locator('img');
+  await expect(picture).toBeVisible();
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expect(second.locator('img')).toHaveCount(0);
+  await expect(third.locator('img')).toHaveCount(0);
+
+  const cut = await first.locator('p').textContent();
+  expect(cut?.endsWith('...')).toBe(true);
+  expect(cut?.length).toBeGreaterThan(290);
+  expect(cut?.length).toBeLessThanOrEqual(303);
+});
+
+test('/investing-news: Refresh loads again and is disabled while it does', async ({ page }) => {
+  await page.goto('/investing-news');
+  await expect(cards(page)).toHaveCount(20, LOADED);
+  const held = await hold(page);
+  const refresh = page.getByRole('button', { name: 'Refresh' });
+  await refresh.click();
+  await expect(refresh).toBeDisabled();
+  await expect(page.getByTestId('news-skeletons').locator('li')).toHaveCount(9);
+  held.release();
+  await expect(refresh).toBeEnabled(LOADED);
+  await expect(cards(page)).toHaveCount(20, LOADED);
+  expect(held.calls()).toBe(1);
+});
+
+test('/investing-news: when the news cannot be loaded, a toast for 3 seconds and the empty message', async ({
+  page,
+}) => {
+  await page.route('**/functions/v1/news?feed=investing', (route) => route.abort('connectionrefused'));
+  await page.goto('/investing-news');
+  const toast = page.getByText(FAILED);
+  await expect(toast).toBeVisible();
+  await expect(page.getByText(EMPTY)).toBeVisible(LOADED);
+  await expect(toast).toBeHidden({ timeout: 5000 });
+});
+
+test('every feed down: both pages show the empty message', async ({ page, request }) => {
+  await request.post(`${feeds}/down`);
+  try {
+    // Answers are refreshed in the background: wait until the function has seen the feeds fail.
+    await expect.poll(() => articlesNow(request, 'combined'), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => articlesNow(request, 'investing'), { timeout: 10_000 }).toBe(0);
+    await page.goto('/news');
+    await expect(page.getByText(EMPTY)).toBeVisible(LOADED);
+    await expect(cards(page)).toHaveCount(0);
+    await page.goto('/investing-news');
+    await expect(page.getByText(EMPTY)).toBeVisible(LOADED);
+    await expect(page.getByText(FAILED)).toHaveCount(0);
+  } finally {
+    await request.post(`${feeds}/up`);
+    await expect.poll(() => articlesNow(request, 'combined'), { timeout: 10_000 }).toBe(15);
+    await expect.poll(() => articlesNow(request, 'investing'), { timeout: 10_000 }).toBe(20);
+  }
+});
+
+test('/trading-ideas: charts load only when scrolled into view, say when they cannot, and the news feed', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 400, height: 600 });
+  const widgetRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('tradingview')) widgetRequests.push(r.url());
+  });
+  await page.goto('/trading-ideas');
+  const slot = (pair: string) => page.getByRole('region', { name: `${pair} live daily chart` });
+  await expect(slot('USDJPY')).toContainText('The live chart loads when you scroll to it.');
+  // Out of view, the last chart has not started loading the widget.
+  await page.waitForTimeout(500);
+  await expect(slot('USDJPY')).not.toHaveAttribute('data-state');
+  // These tests run offline: the widget's script cannot load, and each box says so instead of staying blank.
+  for (const pair of ['EURUSD', 'GBPUSD', 'USDJPY']) {
+    await page.getByRole('heading', { level: 3, name: pair }).scrollIntoViewIfNeeded();
+    await expect(slot(pair)).toContainText('The live chart could not load.', { timeout: 20_000 });
+    expect((await slot(pair).boundingBox())?.height).toBe(300);
+  }
+  expect(widgetRequests[0]).toBe('https://s3.tradingview.com/external-embedding/embed-widget-advanced-chart.js');
+  await page.getByRole('heading', { level: 2, name: 'Latest Market News' }).scrollIntoViewIfNeeded();
+  await expect(cards(page)).toHaveCount(15, LOADED);
+});
+
+test('/trading-ideas: the page allows exactly the chart widget origins', async ({ page }) => {
+  await page.goto('/trading-ideas');
+  const csp = (await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')) ?? '';
+  expect(csp).toMatch(/script-src[^;]*'self'[^;]*https:\/\/s3\.tradingview\.com/);
+  expect(csp).toMatch(/frame-src https:\/\/www\.tradingview-widget\.com(;|$)/);
+  await page.goto('/news');
+  const plain = (await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')) ?? '';
+  expect(plain).not.toContain('tradingview');
+});
+
+for (const path of ['/news', '/investing-news', '/trading-ideas']) {
+  test(`${path} with its articles has no axe violations`, async ({ browser }) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(path);
+    await page.getByText('Latest', { exact: false }).last().scrollIntoViewIfNeeded();
+    await expect(cards(page).first()).toBeVisible(LOADED);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await context.close();
+  });
+}

@@ -1,0 +1,132 @@
+import { describe, expect, test } from 'vitest';
+import { envFrom } from '../../../supabase/functions/_shared/env.ts';
+import { BAD_FEED_MESSAGE, createHandler } from '../../../supabase/functions/news/handler.ts';
+import type { NewsAnswer } from '../../../supabase/functions/news/news.ts';
+import { fixtureFetch } from './fixtures.ts';
+
+const FEEDS = {
+  business: 'https://feeds.test/business.xml',
+  markets: 'https://feeds.test/markets.atom',
+  headlines: 'https://feeds.test/headlines.xml',
+  investing: 'https://feeds.test/investing.xml',
+  down: 'https://feeds.test/down.xml',
+};
+
+function setup(routes: Record<string, string | number | Error>, env: Record<string, string> = {}) {
+  const calls: string[] = [];
+  const logged: string[] = [];
+  const handler = createHandler(
+    envFrom({
+      NEWS_FEED_URLS: [FEEDS.business, FEEDS.markets, FEEDS.headlines].join(', '),
+      INVESTING_FEED_URL: FEEDS.investing,
+      ...env,
+    }),
+    { fetcher: fixtureFetch(routes, calls), log: (m) => logged.push(m) },
+  );
+  return { handler, calls, logged };
+}
+
+const allUp = {
+  [FEEDS.business]: 'business.xml',
+  [FEEDS.markets]: 'markets.atom',
+  [FEEDS.headlines]: 'headlines.xml',
+  [FEEDS.investing]: 'investing.xml',
+};
+
+const get = (query: string, method = 'GET') => new Request(`http://fn.local/news${query}`, { method });
+
+describe('news handler', () => {
+  test('combined: 15 articles from three feeds, updatedAt, cacheable by a CDN', async () => {
+    const { handler } = setup(allUp);
+    const res = await handler(get('?feed=combined'));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60, s-maxage=300, stale-while-revalidate=300');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const body = (await res.json()) as NewsAnswer;
+    expect(body.articles).toHaveLength(15);
+    expect(new Set(body.articles.map((a) => a.source))).toEqual(
+      new Set(['Fixture Business', 'Fixture Markets', 'Fixture Headlines']),
+    );
+    expect(Date.parse(body.updatedAt)).toBeGreaterThan(Date.now() - 10_000);
+    expect(body.feeds).toEqual({ ok: 3, total: 3 });
+  });
+
+  test('investing: 20 articles from its own feed', async () => {
+    const { handler } = setup(allUp);
+    const body = (await (await handler(get('?feed=investing'))).json()) as NewsAnswer;
+    expect(body.articles).toHaveLength(20);
+    expect(body.articles.every((a) => a.source === 'Fixture Investing')).toBe(true);
+  });
+
+  test.each([
+    ['no feed', ''],
+    ['an unknown feed', '?feed=sports'],
+    ['a feed in the wrong case', '?feed=Combined'],
+  ])('%s: 400 with a clear message', async (_name, query) => {
+    const { handler, calls } = setup(allUp);
+    const res = await handler(get(query));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: BAD_FEED_MESSAGE });
+    expect(calls).toEqual([]);
+  });
+
+  test('OPTIONS answers the CORS preflight; POST is refused', async () => {
+    const { handler } = setup(allUp);
+    const pre = await handler(get('?feed=combined', 'OPTIONS'));
+    expect(pre.status).toBe(200);
+    expect(pre.headers.get('access-control-allow-headers')).toContain('apikey');
+    const post = await handler(get('?feed=combined', 'POST'));
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, OPTIONS');
+  });
+
+  test('a failing feed is logged and skipped while the others answer', async () => {
+    const { handler, logged } = setup({ ...allUp, [FEEDS.markets]: 503, [FEEDS.headlines]: new Error('ECONNREFUSED') });
+    const body = (await (await handler(get('?feed=combined'))).json()) as NewsAnswer;
+    expect(body.feeds).toEqual({ ok: 1, total: 3 });
+    expect(body.articles.length).toBe(6);
+    expect(body.articles.every((a) => a.source === 'Fixture Business')).toBe(true);
+    expect(logged.join('\n')).toContain(`${FEEDS.markets} skipped: HTTP 503`);
+    expect(logged.join('\n')).toContain(`${FEEDS.headlines} skipped: ECONNREFUSED`);
+  });
+
+  test('a page that is not a feed is skipped too', async () => {
+    const { handler, logged } = setup({ ...allUp, [FEEDS.investing]: 'thumb.png' });
+    const body = (await (await handler(get('?feed=investing'))).json()) as NewsAnswer;
+    expect(body.articles).toEqual([]);
+    expect(logged.join()).toContain('skipped');
+  });
+
+  test('every feed down: 200 with no articles (the site shows its empty state)', async () => {
+    const { handler } = setup({ [FEEDS.business]: 500, [FEEDS.markets]: 500, [FEEDS.headlines]: 500 });
+    const res = await handler(get('?feed=combined'));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as NewsAnswer).articles).toEqual([]);
+  });
+
+  test('50 concurrent requests make one upstream fetch per feed; later requests come from the cache', async () => {
+    const { handler, calls } = setup(allUp);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => handler(get('?feed=combined'))));
+    const bodies = new Set(await Promise.all(answers.map((r) => r.text())));
+    expect(bodies.size).toBe(1);
+    await handler(get('?feed=combined'));
+    expect(calls.sort()).toEqual([FEEDS.business, FEEDS.headlines, FEEDS.markets]);
+  });
+
+  test('without feed settings the public defaults are fetched', async () => {
+    const calls: string[] = [];
+    const handler = createHandler(envFrom({}), { fetcher: fixtureFetch({}, calls), log: () => {} });
+    await handler(get('?feed=combined'));
+    expect(calls).toHaveLength(3);
+    expect(calls.every((u) => u.startsWith('https://'))).toBe(true);
+  });
+
+  test('NEWS_CACHE_SECONDS sets the freshness and the Cache-Control', async () => {
+    const { handler, calls } = setup(allUp, { NEWS_CACHE_SECONDS: '0' });
+    const res = await handler(get('?feed=investing'));
+    expect(res.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=0, stale-while-revalidate=0');
+    await handler(get('?feed=investing'));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(calls.length).toBe(2);
+  });
+});
