@@ -39,9 +39,11 @@ function routeOf(root: string, file: string): string {
 
 const gz = (text: string | Buffer) => gzipSync(text).length;
 
-/** Every module a script URL pulls in through static imports, resolved inside the build folder. */
-function moduleGraph(root: string, url: string, seen: Set<string>): void {
-  const path = url.startsWith('/') ? join(root, url) : url;
+/** The file a root-relative script URL (`/_astro/x.js`) names inside the build folder. */
+const fileOf = (root: string, url: string) => join(root, url);
+
+/** Every module a script file pulls in through static imports (a chunk shared between islands included). */
+function moduleGraph(root: string, path: string, seen: Set<string>): void {
   if (seen.has(path) || !existsSync(path)) return;
   seen.add(path);
   const code = readFileSync(path, 'utf8');
@@ -72,18 +74,18 @@ export function measure(root: string): PageSize[] {
         const type = /\btype=["']?([^"'\s>]+)/i.exec(attrs)?.[1];
         if (type && type !== 'module' && type !== 'text/javascript') continue;
         const src = /\bsrc=["']?([^"'\s>]+)/i.exec(attrs)?.[1];
-        if (src) moduleGraph(root, src, modules);
+        if (src) moduleGraph(root, fileOf(root, src), modules);
         else bytes += gz(m[2]);
       }
       for (const m of html.matchAll(/<link\b[^>]*rel=["']?modulepreload["']?[^>]*>/gi)) {
         const href = /\bhref=["']?([^"'\s>]+)/i.exec(m[0])?.[1];
-        if (href) moduleGraph(root, href, modules);
+        if (href) moduleGraph(root, fileOf(root, href), modules);
       }
       const islands = /<astro-island\b/i.test(html);
       for (const m of html.matchAll(/<astro-island\b[^>]*>/gi)) {
         for (const attr of ['component-url', 'renderer-url']) {
           const url = new RegExp(`${attr}="([^"]+)"`).exec(m[0])?.[1];
-          if (url) moduleGraph(root, url, modules);
+          if (url) moduleGraph(root, fileOf(root, url), modules);
         }
       }
       for (const path of modules) bytes += gz(readFileSync(path));

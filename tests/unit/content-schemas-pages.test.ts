@@ -27,6 +27,17 @@ const results = [
 ];
 
 const quiz = {
+  labels: {
+    progress: 'Quiz progress',
+    questionCount: '{n} of {total}',
+    options: 'Choose one answer',
+    resultEyebrow: 'Your signal match',
+    averageScore: 'Average score {average} out of 5',
+    celebration: 'Quiz complete!',
+    bandHeading: 'What you get',
+    retake: 'Retake Quiz',
+  },
+  links: [{ label: 'View Signals', href: '/signals' }],
   questions: ['experience', 'reaction', 'goal', 'frequency', 'drawdown'].map((id) => question(id)),
   results,
 };
@@ -73,7 +84,14 @@ const invalid: [string, Schema, unknown, (string | number)[], RegExp?][] = [
   ['faq without question', faqSchema, { order: 1 }, ['question']],
   ['verification without heading', verificationSchema, verificationWithoutHeading, ['heading']],
   ['card group without cards', cardGroupSchema, { heading: 'Help' }, ['cards']],
-  ['quiz without results', quizSchema, { questions: quiz.questions }, ['results']],
+  ['quiz without results', quizSchema, { ...quiz, results: undefined }, ['results']],
+  [
+    'quiz count label without {total}',
+    quizSchema,
+    { ...quiz, labels: { ...quiz.labels, questionCount: '{n} of 5' } },
+    ['labels', 'questionCount'],
+    /\{total\}/,
+  ],
   [
     'option without emoji',
     quizQuestionSchema,
