@@ -36,21 +36,35 @@ export default function DemoModal({ copy, seed, onClose }: Props) {
     if (!element) return;
     element.showModal();
     element.addEventListener('close', onClose);
-    return () => element.removeEventListener('close', onClose);
+    element.addEventListener('keydown', trapTab);
+    return () => {
+      element.removeEventListener('close', onClose);
+      element.removeEventListener('keydown', trapTab);
+    };
   }, [onClose]);
 
-  // One timer at a time, each step scheduling the next: the stages can never overtake the trades.
+  // The timers live outside React's render cycle: each stage is scheduled by the timer before it, so the
+  // stages can never overtake the trades.
   useEffect(() => {
-    const next =
-      shown < script.length
-        ? setTimeout(() => setShown(shown + 1), DEMO_INTERVAL_MS)
-        : stage === 0
-          ? setTimeout(() => setStage(1), DEMO_STAGE1_DELAY_MS)
-          : stage === 1
-            ? setTimeout(() => setStage(2), DEMO_STAGE2_DELAY_MS)
-            : undefined;
-    return () => clearTimeout(next);
-  }, [shown, stage, script.length]);
+    let count = 0;
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const tick = setInterval(() => {
+      count += 1;
+      setShown(count);
+      if (count < script.length) return;
+      clearInterval(tick);
+      timers.push(
+        setTimeout(() => {
+          setStage(1);
+          timers.push(setTimeout(() => setStage(2), DEMO_STAGE2_DELAY_MS));
+        }, DEMO_STAGE1_DELAY_MS),
+      );
+    }, DEMO_INTERVAL_MS);
+    return () => {
+      clearInterval(tick);
+      for (const timer of timers) clearTimeout(timer);
+    };
+  }, [script.length]);
 
   const trades = script.slice(0, shown);
   const summary = summarise(trades);
@@ -146,6 +160,25 @@ export default function DemoModal({ copy, seed, onClose }: Props) {
       </div>
     </dialog>
   );
+}
+
+// A modal <dialog> makes the page behind it inert, but Tab can still leave for the browser's own UI:
+// wrap from the last focusable control to the first and back.
+function trapTab(event: KeyboardEvent) {
+  if (event.key !== 'Tab') return;
+  const dialog = event.currentTarget as HTMLDialogElement;
+  const focusable = [...dialog.querySelectorAll<HTMLElement>('button, a[href], [tabindex="0"]')];
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === dialog)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
 }
 
 function Figure({ label, value, positive }: { label: string; value: string; positive?: boolean }) {

@@ -209,7 +209,6 @@ test('/trading-ideas reserves a 300px box under each chart heading', async ({ pa
 test('/auth and the other island pages leave an empty mount point', async ({ page }) => {
   for (const [path, island] of [
     ['/auth', 'auth'],
-    ['/quiz', 'quiz'],
     ['/news', 'news-feed'],
     ['/investing-news', 'investing-news'],
     ['/contact-us', 'contact-form'],
