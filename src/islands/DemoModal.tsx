@@ -82,7 +82,7 @@ export default function DemoModal({ copy, seed, onClose }: Props) {
       aria-describedby="demo-intro"
       className="m-auto max-h-[calc(100dvh-1rem)] w-[calc(100%-1rem)] max-w-6xl overflow-y-auto rounded-2xl border border-navy-700 bg-navy-950 p-0 text-white shadow-2xl backdrop:bg-navy-950/85 sm:max-h-[calc(100dvh-3rem)]"
     >
-      <div className="flex items-start justify-between gap-4 border-b border-navy-700 px-5 py-4 sm:px-8">
+      <div className="flex items-start justify-between gap-4 border-b border-navy-700 px-4 py-4 sm:px-8">
         <div>
           <h2 id="demo-title" className="text-2xl font-bold sm:text-3xl">
             {copy.title}
@@ -110,9 +110,9 @@ export default function DemoModal({ copy, seed, onClose }: Props) {
         </button>
       </div>
 
-      <div className="grid gap-6 px-5 py-6 sm:px-8 lg:grid-cols-[2fr_1fr]">
+      <div className="grid gap-6 px-3 py-6 sm:px-8 lg:grid-cols-[2fr_1fr]">
         <div className="min-w-0">
-          <dl className="grid grid-cols-3 gap-3">
+          <dl className="grid grid-cols-3 gap-2 sm:gap-3">
             <Figure label={labels.totalProfit} value={formatPounds(summary.total)} positive={summary.total >= 0} />
             <Figure label={labels.activeTrades} value={String(summary.active)} />
             <Figure label={labels.avgProfit} value={formatPounds(summary.average)} positive={summary.average >= 0} />
@@ -184,9 +184,9 @@ function trapTab(event: KeyboardEvent) {
 function Figure({ label, value, positive }: { label: string; value: string; positive?: boolean }) {
   const tone = positive === undefined ? 'text-white' : positive ? 'text-accent' : 'text-danger';
   return (
-    <div className="rounded-xl border border-navy-700 bg-navy-900 px-3 py-3 sm:px-4">
+    <div className="rounded-xl border border-navy-700 bg-navy-900 px-2 py-3 sm:px-4">
       <dt className="text-xs font-semibold tracking-wide text-muted uppercase sm:text-sm">{label}</dt>
-      <dd className={`mt-1 text-lg font-bold tabular-nums sm:text-2xl ${tone}`}>{value}</dd>
+      <dd className={`mt-1 text-base font-bold whitespace-nowrap tabular-nums sm:text-2xl ${tone}`}>{value}</dd>
     </div>
   );
 }

@@ -11,6 +11,9 @@ interface Props {
   bandLabels: Record<string, string>;
 }
 
+// Fixed classes rather than an inline style, which the pages' CSP does not allow; the quiz has 5 questions.
+const widths = ['w-1/5', 'w-2/5', 'w-3/5', 'w-4/5', 'w-full'];
+
 /** The risk-profile quiz: one question at a time, then the tier the average score points to. */
 export default function Quiz({ quiz, bands, bandLabels }: Props) {
   const { questions, labels } = quiz;
@@ -85,8 +88,7 @@ export default function Quiz({ quiz, bands, bandLabels }: Props) {
         className="mt-2 h-2 overflow-hidden rounded-full bg-navy-700"
       >
         <div
-          className="h-full rounded-full bg-accent motion-safe:transition-[width] motion-safe:duration-300"
-          style={{ width: `${((index + 1) / questions.length) * 100}%` }}
+          className={`h-full rounded-full bg-accent motion-safe:transition-[width] motion-safe:duration-300 ${widths[index]}`}
         />
       </div>
       <h2 id={headingId} ref={heading} tabIndex={-1} className="mt-8 text-2xl font-bold text-balance sm:text-3xl">

@@ -43,9 +43,14 @@ test('one question at a time with its progress, options lowest score first', asy
     /🚀\s*Several years of active trading/,
   ]);
 
+  const bar = progress(page).locator('div');
+  const track = await progress(page).boundingBox();
+  expect(((await bar.boundingBox())?.width ?? 0) / (track?.width ?? 1)).toBeCloseTo(0.2, 2);
+
   await main(page).getByRole('button', { name: "I'm new to trading" }).click();
   await expect(main(page).getByText('2 of 5', { exact: true })).toBeVisible();
   await expect(progress(page)).toHaveAttribute('aria-valuenow', '2');
+  await expect.poll(async () => ((await bar.boundingBox())?.width ?? 0) / (track?.width ?? 1)).toBeCloseTo(0.4, 2);
   const heading = main(page).getByRole('heading', { level: 2, name: questions[1] });
   await expect(heading).toBeFocused();
 });
@@ -125,6 +130,8 @@ test('the quiz works from the keyboard alone @mobile', async ({ page }) => {
 });
 
 test('/quiz has no axe violations, on a question and on the result', async ({ browser }) => {
+  // Two full axe runs (one over the 68-row log): slow on a busy machine.
+  test.setTimeout(90_000);
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto('/quiz');
