@@ -19,19 +19,19 @@ export default function DemoModalTrades({ trades, labels }: Props) {
         <caption className="sr-only">{labels.trades}</caption>
         <thead className="sticky top-0 bg-navy-800 text-xs tracking-wide text-muted uppercase">
           <tr>
-            <th scope="col" className="px-2 py-2 sm:px-3">
+            <th scope="col" className="px-1.5 py-2 sm:px-3">
               {labels.pair}
             </th>
-            <th scope="col" className="px-2 py-2 sm:px-3">
+            <th scope="col" className="px-1.5 py-2 sm:px-3">
               {labels.type}
             </th>
-            <th scope="col" className="px-2 py-2 sm:px-3">
+            <th scope="col" className="px-1.5 py-2 sm:px-3">
               {labels.entry}
             </th>
-            <th scope="col" className="px-2 py-2 sm:px-3 text-right">
+            <th scope="col" className="px-1.5 py-2 sm:px-3 text-right">
               {labels.profit}
             </th>
-            <th scope="col" className="px-2 py-2 sm:px-3">
+            <th scope="col" className="px-1.5 py-2 sm:px-3">
               {labels.result}
             </th>
           </tr>
@@ -45,15 +45,15 @@ export default function DemoModalTrades({ trades, labels }: Props) {
                 data-status={trade.status}
                 className="border-t border-navy-800 motion-safe:animate-[toast-in_200ms_ease-out]"
               >
-                <td className="px-2 py-2 sm:px-3 font-semibold">{trade.pair}</td>
-                <td className="px-2 py-2 sm:px-3">
+                <td className="px-1.5 py-2 sm:px-3 font-semibold">{trade.pair}</td>
+                <td className="px-1.5 py-2 sm:px-3">
                   <span className={trade.type === 'BUY' ? 'text-sky-300' : 'text-gold'}>{trade.type}</span>
                 </td>
-                <td className="px-2 py-2 sm:px-3">{trade.entry}</td>
-                <td className={`px-2 py-2 sm:px-3 text-right font-semibold ${win ? 'text-accent' : 'text-danger'}`}>
+                <td className="px-1.5 py-2 sm:px-3">{trade.entry}</td>
+                <td className={`px-1.5 py-2 sm:px-3 text-right font-semibold ${win ? 'text-accent' : 'text-danger'}`}>
                   {formatPounds(trade.profit)}
                 </td>
-                <td className="px-2 py-2 sm:px-3">
+                <td className="px-1.5 py-2 sm:px-3">
                   <span
                     className={`rounded-full px-2 py-0.5 text-xs font-semibold ${win ? 'bg-accent/15 text-accent' : 'bg-danger/15 text-danger'}`}
                   >
