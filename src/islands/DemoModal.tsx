@@ -8,7 +8,7 @@ import {
   formatPounds,
   summarise,
 } from '../lib/demo-script.ts';
-import { fill } from '../lib/quiz-score.ts';
+import { fill } from '../lib/fill-template.ts';
 import DemoModalTrades from './DemoModalTrades.tsx';
 
 interface Props {
@@ -34,7 +34,7 @@ export default function DemoModal({ copy, seed, onClose }: Props) {
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
-    element.showModal();
+    if (!element.open) element.showModal();
     element.addEventListener('close', onClose);
     element.addEventListener('keydown', trapTab);
     return () => {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { QuizData } from '../content/schemas.ts';
-import { averageScore, fill, QUIZ_FLAG_MS, tierIndex } from '../lib/quiz-score.ts';
+import { fill } from '../lib/fill-template.ts';
+import { averageScore, QUIZ_FLAG_MS, tierIndex } from '../lib/quiz-score.ts';
 import QuizResult, { type BandFigures } from './QuizResult.tsx';
 
 interface Props {

@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
 import type { Cta, QuizData } from '../content/schemas.ts';
-import { fill } from '../lib/quiz-score.ts';
+import { fill } from '../lib/fill-template.ts';
 
 export interface BandFigures {
   profitFactor: string;

@@ -24,8 +24,3 @@ export function tierIndex(average: number): 0 | 1 | 2 {
 export function tierFor(scores: readonly number[]): QuizTier {
   return QUIZ_TIERS[tierIndex(averageScore(scores))];
 }
-
-/** "{n} of {total}" style templates filled in: fill('{n} of {total}', {n: 2, total: 5}) is "2 of 5". */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (match, key: string) => (key in values ? String(values[key]) : match));
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { averageScore, fill, QUIZ_TIERS, tierFor, tierIndex } from '../../src/lib/quiz-score.ts';
+import { averageScore, QUIZ_TIERS, tierFor, tierIndex } from '../../src/lib/quiz-score.ts';
 
 // Five real answers (each 1, 3 or 5): the averages either side of both thresholds.
 describe.each([
@@ -37,12 +37,5 @@ describe.each([
 describe('averageScore', () => {
   it('rejects an empty list', () => {
     expect(() => averageScore([])).toThrow(RangeError);
-  });
-});
-
-describe('fill', () => {
-  it('replaces known placeholders and leaves unknown ones', () => {
-    expect(fill('{n} of {total}', { n: 2, total: 5 })).toBe('2 of 5');
-    expect(fill('{won} of {total} trades won, {x}', { won: 50, total: 68 })).toBe('50 of 68 trades won, {x}');
   });
 });
