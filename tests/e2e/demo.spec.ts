@@ -8,6 +8,9 @@ async function axeViolations(page: Page) {
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+// Generous: several of these tests run a whole session, and the machine may be busy.
+test.describe.configure({ timeout: 60_000 });
+
 const start = new Date('2026-01-05T09:00:00Z');
 const paused = new Date('2026-01-05T09:00:05Z');
 const figure = (page: Page, label: string) => demo(page).locator('dt', { hasText: label }).locator('+ dd');
@@ -75,20 +78,19 @@ test('the demo plays 68 trades to a £254.00 total, then the trades won and the 
   await expect(dialog.getByText('High percentage of trades profitable')).toHaveCount(0);
 
   // Winners and losers differ by sign and label, not by colour alone.
-  const winners = dialog.locator('tbody tr[data-status="winning"]');
-  const losers = dialog.locator('tbody tr[data-status="losing"]');
-  const won = await winners.count();
+  const cells = await rows.evaluateAll((trs) =>
+    trs.map((tr) => [tr.getAttribute('data-status'), ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]),
+  );
+  const won = cells.filter(([status]) => status === 'winning').length;
   expect(won).toBeGreaterThan(34);
-  expect(won + (await losers.count())).toBe(68);
-  for (const row of (await winners.all()).slice(0, 5)) {
-    await expect(row.locator('td').nth(3)).toHaveText(/^\+£\d+\.\d\d$/);
-    await expect(row.locator('td').nth(4)).toHaveText('Win');
-    await expect(row.locator('td').nth(1)).toHaveText(/^(BUY|SELL)$/);
-    await expect(row.locator('td').nth(0)).toHaveText(/^[A-Z]{3}\/[A-Z]{3}$/);
-  }
-  for (const row of (await losers.all()).slice(0, 5)) {
-    await expect(row.locator('td').nth(3)).toHaveText(/^−£\d+\.\d\d$/);
-    await expect(row.locator('td').nth(4)).toHaveText('Loss');
+  expect(won).toBeLessThan(68);
+  for (const [status, pair, type, entry, profit, result] of cells) {
+    expect(pair).toMatch(/^[A-Z]{3}\/[A-Z]{3}$/);
+    expect(type).toMatch(/^(BUY|SELL)$/);
+    expect(entry).toMatch(/^\d+\.\d{3,5}$/);
+    expect([status, profit?.[0], result]).toEqual(
+      status === 'winning' ? ['winning', '+', 'Win'] : ['losing', '−', 'Loss'],
+    );
   }
 
   await page.clock.runFor(1000);
@@ -143,16 +145,14 @@ test('the close button closes the demo and focus returns to Watch Demo @mobile',
 });
 
 // Real time here: axe waits on timers of its own, which never fire under page.clock. The session runs its
-// full ~44 s.
-test('the open demo has no axe violations, mid-session and at the end', async ({ browser }) => {
-  test.setTimeout(150_000);
+// full ~44 s (longer on a busy machine: an interval skips the ticks a blocked page misses).
+test('the demo at the end of its session has no axe violations', async ({ browser }) => {
+  test.setTimeout(180_000);
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto('/');
   await watchDemo(page).click();
-  await expect(demo(page).locator('tbody tr').first()).toBeVisible();
-  expect(await axeViolations(page)).toEqual([]);
-  await expect(demo(page).getByText('High percentage of trades profitable')).toBeVisible({ timeout: 60_000 });
+  await expect(demo(page).getByText('High percentage of trades profitable')).toBeVisible({ timeout: 120_000 });
   expect(await axeViolations(page)).toEqual([]);
   await context.close();
 });

@@ -9,6 +9,8 @@ async function axeViolations(page: Page) {
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+test.describe.configure({ timeout: 60_000 });
+
 const questions = [
   'How much forex trading experience do you have?',
   'Your account falls 10% in a week. What do you do?',
