@@ -42,6 +42,7 @@ test('the open demo and the quiz cause no Content-Security-Policy violation', as
   await expect(demo(page).locator('tbody tr').first()).toBeVisible();
   expect(await violations()).toEqual([]);
   await page.goto('/quiz');
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
   await page.locator('main').getByRole('button', { name: "I'm new to trading" }).click();
   await expect(page.locator('main').getByText('2 of 5', { exact: true })).toBeVisible();
   expect(await violations()).toEqual([]);

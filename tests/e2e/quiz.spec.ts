@@ -11,6 +11,13 @@ async function axeViolations(page: Page) {
 
 test.describe.configure({ timeout: 60_000 });
 
+/** Opens /quiz and waits until the island is hydrated (Astro drops the ssr attribute), so presses count. */
+async function openQuiz(page: Page) {
+  await page.goto('/quiz');
+  await expect(page.locator('astro-island')).toHaveCount(1);
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
 const questions = [
   'How much forex trading experience do you have?',
   'Your account falls 10% in a week. What do you do?',
@@ -32,7 +39,7 @@ async function answer(page: Page, choices: number[]) {
 }
 
 test('one question at a time with its progress, options lowest score first', async ({ page }) => {
-  await page.goto('/quiz');
+  await openQuiz(page);
   await expect(progress(page)).toHaveAttribute('aria-valuenow', '1');
   await expect(progress(page)).toHaveAttribute('aria-valuemax', '5');
   await expect(main(page).getByText('1 of 5', { exact: true })).toBeVisible();
@@ -66,7 +73,7 @@ for (const [choices, tier, style, colour] of [
   [[2, 2, 1, 1, 1], 'Momentum One', 'Aggressive', 'purple'],
 ] as const) {
   test(`answers ${choices.join(',')} lead to ${tier}`, async ({ page }) => {
-    await page.goto('/quiz');
+    await openQuiz(page);
     await answer(page, [...choices]);
     const result = main(page).getByRole('heading', { level: 2, name: tier });
     await expect(result).toBeVisible();
@@ -80,7 +87,7 @@ for (const [choices, tier, style, colour] of [
 
 test('the result shows the band, the flag for 3 s, the links, and Retake Quiz resets everything', async ({ page }) => {
   await page.clock.install({ time: new Date('2026-01-05T09:00:00Z') });
-  await page.goto('/quiz');
+  await openQuiz(page);
   await page.clock.pauseAt(new Date('2026-01-05T09:00:05Z'));
   await answer(page, [1, 1, 1, 1, 1]);
   await expect(main(page).getByRole('heading', { level: 2, name: 'Growth One' })).toBeFocused();
@@ -115,7 +122,7 @@ test('the result shows the band, the flag for 3 s, the links, and Retake Quiz re
 });
 
 test('the quiz works from the keyboard alone @mobile', async ({ page }) => {
-  await page.goto('/quiz');
+  await openQuiz(page);
   await main(page).getByRole('button', { name: 'Several years of active trading' }).focus();
   await page.keyboard.press('Enter');
   for (let i = 1; i < 5; i += 1) {
@@ -136,7 +143,7 @@ test('/quiz has no axe violations, on a question and on the result', async ({ br
   test.setTimeout(90_000);
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto('/quiz');
+  await openQuiz(page);
   await expect(progress(page)).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
   await answer(page, [2, 2, 2, 2, 2]);
