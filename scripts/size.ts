@@ -39,12 +39,11 @@ function routeOf(root: string, file: string): string {
 
 const gz = (text: string | Buffer) => gzipSync(text).length;
 
-/**
- * Every module a script pulls in through static imports, resolved inside the build folder. `url` is a
- * site URL (/_astro/x.js) at the top and a file path in the recursion, which must not be joined again.
- */
-function moduleGraph(root: string, url: string, seen: Set<string>, isFile = false): void {
-  const path = isFile ? url : url.startsWith('/') ? join(root, url) : url;
+/** The file a root-relative script URL (`/_astro/x.js`) names inside the build folder. */
+const fileOf = (root: string, url: string) => join(root, url);
+
+/** Every module a script file pulls in through static imports (a chunk shared between islands included). */
+function moduleGraph(root: string, path: string, seen: Set<string>): void {
   if (seen.has(path) || !existsSync(path)) return;
   seen.add(path);
   const code = readFileSync(path, 'utf8');
@@ -52,7 +51,7 @@ function moduleGraph(root: string, url: string, seen: Set<string>, isFile = fals
   for (const m of code.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+\.m?js)["']/g)) {
     const spec = m[1];
     const next = spec.startsWith('/') ? join(root, spec) : resolve(dirname(path), spec);
-    moduleGraph(root, next, seen, true);
+    moduleGraph(root, next, seen);
   }
 }
 
@@ -75,18 +74,18 @@ export function measure(root: string): PageSize[] {
         const type = /\btype=["']?([^"'\s>]+)/i.exec(attrs)?.[1];
         if (type && type !== 'module' && type !== 'text/javascript') continue;
         const src = /\bsrc=["']?([^"'\s>]+)/i.exec(attrs)?.[1];
-        if (src) moduleGraph(root, src, modules);
+        if (src) moduleGraph(root, fileOf(root, src), modules);
         else bytes += gz(m[2]);
       }
       for (const m of html.matchAll(/<link\b[^>]*rel=["']?modulepreload["']?[^>]*>/gi)) {
         const href = /\bhref=["']?([^"'\s>]+)/i.exec(m[0])?.[1];
-        if (href) moduleGraph(root, href, modules);
+        if (href) moduleGraph(root, fileOf(root, href), modules);
       }
       const islands = /<astro-island\b/i.test(html);
       for (const m of html.matchAll(/<astro-island\b[^>]*>/gi)) {
         for (const attr of ['component-url', 'renderer-url']) {
           const url = new RegExp(`${attr}="([^"]+)"`).exec(m[0])?.[1];
-          if (url) moduleGraph(root, url, modules);
+          if (url) moduleGraph(root, fileOf(root, url), modules);
         }
       }
       for (const path of modules) bytes += gz(readFileSync(path));

@@ -4,6 +4,7 @@ import {
   bandSchema,
   cardGroupSchema,
   cardSchema,
+  demoSchema,
   faqSchema,
   labelsSchema,
   memberSidebarSchema,
@@ -82,6 +83,12 @@ const quiz = defineCollection({
   schema: quizSchema,
 });
 
+/** The Live Trading Demo modal's copy: content/demo/live-trading.md. */
+const demo = defineCollection({
+  loader: glob({ base: './content/demo', pattern: '**/*.md' }),
+  schema: demoSchema,
+});
+
 /** Card groups (support options and topics, signed-in Coming Soon panels): content/card-groups/<name>.md. */
 const cardGroups = defineCollection({
   loader: glob({ base: './content/card-groups', pattern: '**/*.md' }),
@@ -112,6 +119,7 @@ export const collections = {
   tiers,
   faq,
   quiz,
+  demo,
   cardGroups,
   verification,
   member,

@@ -188,8 +188,22 @@ export const quizResultSchema = z.strictObject({
   description: text,
 });
 
+/** The quiz screen's own words: progress, result headings, the flag and Retake Quiz. */
+export const quizLabelsSchema = z.strictObject({
+  progress: text,
+  questionCount: text.regex(/\{n\}/, 'must contain {n}').regex(/\{total\}/, 'must contain {total}'),
+  options: text,
+  resultEyebrow: text,
+  averageScore: text.regex(/\{average\}/, 'must contain {average}'),
+  celebration: text,
+  bandHeading: text,
+  retake: text,
+});
+
 /** The risk-profile quiz: content/quiz/risk-profile.md. */
 export const quizSchema = z.strictObject({
+  labels: quizLabelsSchema,
+  links: z.array(ctaSchema).min(1),
   questions: z
     .array(quizQuestionSchema)
     .length(5, 'must have exactly 5 questions')
@@ -217,6 +231,41 @@ export const quizSchema = z.strictObject({
       });
     }),
 });
+
+// --- Live Trading Demo modal (content/demo/live-trading.md) ---
+
+const templated = (...keys: string[]) =>
+  keys.reduce((schema, key) => schema.regex(new RegExp(`\\{${key}\\}`), `must contain {${key}}`), text);
+
+export const demoSchema = z.strictObject({
+  title: text,
+  intro: text,
+  disclaimer: text,
+  labels: z.strictObject({
+    close: text,
+    totalProfit: text,
+    activeTrades: text,
+    avgProfit: text,
+    trades: text,
+    pair: text,
+    type: text,
+    entry: text,
+    profit: text,
+    result: text,
+    win: text,
+    loss: text,
+    running: text,
+    stage1: text,
+    tradesWon: templated('won', 'total'),
+    banner: text,
+  }),
+  howItWorks: z.strictObject({
+    heading: text,
+    steps: z.array(z.strictObject({ title: text, text })).length(3, 'must have exactly 3 steps'),
+  }),
+});
+
+export type DemoCopy = z.infer<typeof demoSchema>;
 
 export const linkCardSchema = z
   .strictObject({

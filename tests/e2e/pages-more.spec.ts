@@ -209,17 +209,6 @@ test('/trading-ideas reserves a 300px box under each chart heading', async ({ pa
   }
 });
 
-test('the island pages still to be built leave an empty mount point', async ({ page }) => {
-  for (const [path, island] of [
-    ['/quiz', 'quiz'],
-  ]) {
-    await page.goto(path);
-    const mount = main(page).locator(`[data-island="${island}"]`);
-    await expect(mount, path).toHaveCount(1);
-    await expect(mount, path).toHaveText('');
-  }
-});
-
 test.describe('/faq', () => {
   test('lists 15 questions, closed at first; two answers can be open at once @mobile', async ({ page }) => {
     await page.goto('/faq');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   cardGroupSchema,
+  demoSchema,
   faqSchema,
   linkCardSchema,
   quizQuestionSchema,
@@ -27,6 +28,17 @@ const results = [
 ];
 
 const quiz = {
+  labels: {
+    progress: 'Quiz progress',
+    questionCount: '{n} of {total}',
+    options: 'Choose one answer',
+    resultEyebrow: 'Your signal match',
+    averageScore: 'Average score {average} out of 5',
+    celebration: 'Quiz complete!',
+    bandHeading: 'What you get',
+    retake: 'Retake Quiz',
+  },
+  links: [{ label: 'View Signals', href: '/signals' }],
   questions: ['experience', 'reaction', 'goal', 'frequency', 'drawdown'].map((id) => question(id)),
   results,
 };
@@ -47,7 +59,36 @@ const verification = {
   links: [{ label: 'Go to Login', href: '/auth', variant: 'primary' }],
 };
 
+const demo = {
+  title: 'Live Trading Demo',
+  intro: 'A scripted session.',
+  disclaimer: 'Profits shown in demos are not guaranteed.',
+  labels: {
+    close: 'Close demo',
+    totalProfit: 'Total Profit',
+    activeTrades: 'Active Trades',
+    avgProfit: 'Avg. Profit',
+    trades: 'Live trades',
+    pair: 'Pair',
+    type: 'Type',
+    entry: 'Entry',
+    profit: 'Profit',
+    result: 'Result',
+    win: 'Win',
+    loss: 'Loss',
+    running: 'Trading live',
+    stage1: 'Session complete',
+    tradesWon: '{won} of {total} trades won',
+    banner: 'High percentage of trades profitable',
+  },
+  howItWorks: {
+    heading: 'How It Works',
+    steps: ['Signal Generation', 'Trade Execution', 'Profit Collection'].map((title) => ({ title, text: 'Step.' })),
+  },
+};
+
 const valid: [string, Schema, unknown][] = [
+  ['demo', demoSchema, demo],
   ['faq', faqSchema, { question: 'Is there a free trial?', order: 6 }],
   ['quiz question', quizQuestionSchema, question('goal')],
   ['quiz', quizSchema, quiz],
@@ -73,7 +114,34 @@ const invalid: [string, Schema, unknown, (string | number)[], RegExp?][] = [
   ['faq without question', faqSchema, { order: 1 }, ['question']],
   ['verification without heading', verificationSchema, verificationWithoutHeading, ['heading']],
   ['card group without cards', cardGroupSchema, { heading: 'Help' }, ['cards']],
-  ['quiz without results', quizSchema, { questions: quiz.questions }, ['results']],
+  ['quiz without results', quizSchema, { ...quiz, results: undefined }, ['results']],
+  [
+    'demo without the banner',
+    demoSchema,
+    { ...demo, labels: { ...demo.labels, banner: undefined } },
+    ['labels', 'banner'],
+  ],
+  [
+    'demo trades-won label without {won}',
+    demoSchema,
+    { ...demo, labels: { ...demo.labels, tradesWon: 'Trades won' } },
+    ['labels', 'tradesWon'],
+    /\{won\}/,
+  ],
+  [
+    'demo with two steps',
+    demoSchema,
+    { ...demo, howItWorks: { ...demo.howItWorks, steps: demo.howItWorks.steps.slice(0, 2) } },
+    ['howItWorks', 'steps'],
+    /exactly 3 steps/,
+  ],
+  [
+    'quiz count label without {total}',
+    quizSchema,
+    { ...quiz, labels: { ...quiz.labels, questionCount: '{n} of 5' } },
+    ['labels', 'questionCount'],
+    /\{total\}/,
+  ],
   [
     'option without emoji',
     quizQuestionSchema,

@@ -1,0 +1,183 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+
+const watchDemo = (page: Page) => page.locator('main').getByRole('link', { name: 'Watch Demo' });
+const demo = (page: Page) => page.getByRole('dialog', { name: 'Live Trading Demo' });
+async function axeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+// Generous: several of these tests run a whole session, and the machine may be busy.
+test.describe.configure({ timeout: 60_000 });
+
+const start = new Date('2026-01-05T09:00:00Z');
+const paused = new Date('2026-01-05T09:00:05Z');
+const figure = (page: Page, label: string) => demo(page).locator('dt', { hasText: label }).locator('+ dd');
+
+test('Home loads none of the demo until Watch Demo is pointed at or pressed', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  expect(scripts.filter((path) => /DemoModal|react|client\./i.test(path))).toEqual([]);
+  await expect(demo(page)).toHaveCount(0);
+
+  await watchDemo(page).hover();
+  await expect.poll(() => scripts.some((path) => path.includes('DemoModalMount'))).toBe(true);
+  await expect(demo(page)).toHaveCount(0);
+});
+
+test('the open demo and the quiz cause no Content-Security-Policy violation', async ({ page }) => {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const violations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+  await page.goto('/');
+  await watchDemo(page).click();
+  await expect(demo(page).locator('tbody tr').first()).toBeVisible();
+  expect(await violations()).toEqual([]);
+  await page.goto('/quiz');
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await page.locator('main').getByRole('button', { name: "I'm new to trading" }).click();
+  await expect(page.locator('main').getByText('2 of 5', { exact: true })).toBeVisible();
+  expect(await violations()).toEqual([]);
+});
+
+test('the demo plays 68 trades to a £254.00 total, then the trades won and the banner', async ({ page }) => {
+  await page.clock.install({ time: start });
+  await page.goto('/');
+  // Time stands still from here; each runFor moves it on.
+  await page.clock.pauseAt(paused);
+  await watchDemo(page).click();
+  const dialog = demo(page);
+  await expect(dialog).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(dialog.getByRole('heading', { name: 'How It Works' })).toBeVisible();
+  for (const step of ['Signal Generation', 'Trade Execution', 'Profit Collection']) {
+    await expect(dialog.getByText(step, { exact: true })).toBeVisible();
+  }
+  await expect(dialog.getByText('Trading live')).toBeVisible();
+  const rows = dialog.locator('tbody tr');
+  await expect(rows).toHaveCount(0);
+
+  await page.clock.runFor(600);
+  await expect(rows).toHaveCount(1);
+  await expect(figure(page, 'Active Trades')).toHaveText('1');
+  // The opening trades are winners.
+  await expect(rows.first()).toHaveAttribute('data-status', 'winning');
+
+  await page.clock.runFor(67 * 600);
+  await expect(rows).toHaveCount(68);
+  await expect(figure(page, 'Total Profit')).toHaveText('+£254.00');
+  await expect(figure(page, 'Active Trades')).toHaveText('68');
+  await expect(figure(page, 'Avg. Profit')).toHaveText('+£3.74');
+  await expect(dialog.getByText('High percentage of trades profitable')).toHaveCount(0);
+
+  // Winners and losers differ by sign and label, not by colour alone.
+  const cells = await rows.evaluateAll((trs) =>
+    trs.map((tr) => [tr.getAttribute('data-status'), ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]),
+  );
+  const won = cells.filter(([status]) => status === 'winning').length;
+  expect(won).toBeGreaterThan(34);
+  expect(won).toBeLessThan(68);
+  for (const [status, pair, type, entry, profit, result] of cells) {
+    expect(pair).toMatch(/^[A-Z]{3}\/[A-Z]{3}$/);
+    expect(type).toMatch(/^(BUY|SELL)$/);
+    expect(entry).toMatch(/^\d+\.\d{3,5}$/);
+    expect([status, profit?.[0], result]).toEqual(
+      status === 'winning' ? ['winning', '+', 'Win'] : ['losing', '−', 'Loss'],
+    );
+  }
+
+  await page.clock.runFor(1000);
+  await expect(dialog.getByText('Session complete')).toBeVisible();
+  await expect(dialog.getByText(/trades won/)).toHaveCount(0);
+
+  await page.clock.runFor(2000);
+  await expect(dialog.getByText(`${won} of 68 trades won`)).toBeVisible();
+  await expect(dialog.getByText('High percentage of trades profitable')).toBeVisible();
+});
+
+test('Escape closes the demo, focus returns to Watch Demo and reopening starts afresh', async ({ page }) => {
+  await page.clock.install({ time: start });
+  await page.goto('/');
+  // Time stands still from here; each runFor moves it on.
+  await page.clock.pauseAt(paused);
+  await watchDemo(page).focus();
+  await page.keyboard.press('Enter');
+  await expect(demo(page)).toBeVisible();
+  await expect(demo(page).getByRole('button', { name: 'Close demo' })).toBeFocused();
+  await page.clock.runFor(3000);
+  await expect(demo(page).locator('tbody tr')).toHaveCount(5);
+
+  // Focus stays inside the open dialog.
+  for (let i = 0; i < 6; i += 1) {
+    await page.keyboard.press('Tab');
+    expect(await demo(page).evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
+  }
+
+  await page.keyboard.press('Escape');
+  await expect(demo(page)).toHaveCount(0);
+  await expect(watchDemo(page)).toBeFocused();
+  // The timer stopped with the dialog: nothing more happens.
+  await page.clock.runFor(60_000);
+  await expect(demo(page)).toHaveCount(0);
+
+  await watchDemo(page).click();
+  await expect(demo(page)).toBeVisible();
+  await expect(demo(page).locator('tbody tr')).toHaveCount(0);
+  await expect(figure(page, 'Total Profit')).toHaveText('£0.00');
+  await page.clock.runFor(600);
+  await expect(demo(page).locator('tbody tr')).toHaveCount(1);
+});
+
+test('the close button closes the demo and focus returns to Watch Demo @mobile', async ({ page }) => {
+  await page.goto('/');
+  await watchDemo(page).click();
+  await expect(demo(page)).toBeVisible();
+  await demo(page).getByRole('button', { name: 'Close demo' }).click();
+  await expect(demo(page)).toHaveCount(0);
+  await expect(watchDemo(page)).toBeFocused();
+});
+
+// Real time here: axe waits on timers of its own, which never fire under page.clock. The session runs its
+// full ~44 s (longer on a busy machine: an interval skips the ticks a blocked page misses).
+test('the demo at the end of its session has no axe violations', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/');
+  await watchDemo(page).click();
+  await expect(demo(page).getByText('High percentage of trades profitable')).toBeVisible({ timeout: 120_000 });
+  expect(await axeViolations(page)).toEqual([]);
+  await context.close();
+});
+
+test('with reduced motion the demo still plays, without animation', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.clock.install({ time: start });
+  await page.goto('/');
+  // Time stands still from here; each runFor moves it on.
+  await page.clock.pauseAt(paused);
+  await watchDemo(page).click();
+  await expect(demo(page)).toBeVisible();
+  await page.clock.runFor(1200);
+  const row = demo(page).locator('tbody tr').first();
+  await expect(row).toBeVisible();
+  const duration = await row.evaluate((el) => Number.parseFloat(getComputedStyle(el).animationDuration));
+  expect(duration).toBeLessThan(0.001);
+});
+
+test('without JavaScript, Watch Demo goes to the demo section of How It Works', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/');
+  await watchDemo(page).click();
+  await expect(page).toHaveURL(/\/how-it-works\/?#demo$/);
+  await context.close();
+});
