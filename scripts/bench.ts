@@ -1,7 +1,8 @@
 // `npm run bench`: latency and throughput of the local stack on this machine (PGlite, or DATABASE_URL).
-// Prints sign-in p50 / p99 for one client and at 20 concurrent clients with requests per second, and a
-// profile read p50, and the cached news answer's requests per second and p50 at 50 concurrent clients
-// (fixture feeds served on 127.0.0.1). `npm run bench -- news` runs the news part alone.
+// Prints sign-in p50 / p99 for one client and at 20 concurrent clients with requests per second, the
+// signed-in profile read through REST for one client and at 50 concurrent clients with requests per
+// second, and the cached news answer's requests per second and p50 at 50 concurrent clients (fixture
+// feeds served on 127.0.0.1). `npm run bench -- news` runs the news part alone.
 // A measurement script, not a test: nothing here passes or fails.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,9 @@ const NEWS_TOTAL = Number(process.env.BENCH_NEWS ?? 10_000);
 const onlyNews = process.argv.slice(2).includes('news');
 const CONCURRENCY = 20;
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONCURRENT ?? 400);
+/** Signed-in profile reads through REST at this many concurrent clients (the 1,500 req/s target). */
+const READ_CONCURRENCY = 50;
+const READ_TOTAL = Number(process.env.BENCH_READS ?? 5000);
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -126,6 +130,31 @@ async function benchAuthAndRest() {
   }
   reads.sort((a, b) => a - b);
 
+  // 50 clients, each its own supabase-js client with the member's session, as 50 browsers would be.
+  const readers = await Promise.all(
+    Array.from({ length: READ_CONCURRENCY }, async () => {
+      const reader = client();
+      const { error } = await reader.auth.signInWithPassword({ email, password });
+      if (error) throw error;
+      return reader;
+    }),
+  );
+  const concurrentReads: number[] = [];
+  let nextRead = 0;
+  const readsStarted = performance.now();
+  await Promise.all(
+    readers.map(async (reader) => {
+      while (nextRead++ < READ_TOTAL) {
+        const t0 = performance.now();
+        const { error } = await reader.from('profiles').select('*').eq('user_id', userId).single();
+        if (error) throw new Error(error.message);
+        concurrentReads.push(performance.now() - t0);
+      }
+    }),
+  );
+  const readSeconds = (performance.now() - readsStarted) / 1000;
+  concurrentReads.sort((a, b) => a - b);
+
   console.log(`Local stack benchmark (${stack.ctx.db.kind}, ${process.arch}, Node ${process.versions.node})`);
   console.log(
     `sign-in, 1 client (${SEQUENTIAL} runs):    p50 ${ms(percentile(sequential, 50))}  p99 ${ms(percentile(sequential, 99))}`,
@@ -135,6 +164,9 @@ async function benchAuthAndRest() {
   );
   console.log(
     `profile read, 1 client (${SEQUENTIAL} runs): p50 ${ms(percentile(reads, 50))}  p99 ${ms(percentile(reads, 99))}`,
+  );
+  console.log(
+    `profile read, ${READ_CONCURRENCY} clients (${READ_TOTAL} runs): p50 ${ms(percentile(concurrentReads, 50))}  p99 ${ms(percentile(concurrentReads, 99))}  ${(READ_TOTAL / readSeconds).toFixed(1)} req/s`,
   );
   await benchNews();
 }
