@@ -17,12 +17,6 @@ export const $auth = atom<AuthState>({ status: 'loading' });
 
 export const SUPABASE_URL: string = import.meta.env.PUBLIC_SUPABASE_URL || 'http://127.0.0.1:54321';
 
-/** The public key the browser sends: the publishable key, else the legacy anon JWT, else the local stack's. */
-export const SUPABASE_KEY: string =
-  import.meta.env.PUBLIC_SUPABASE_PUBLISHABLE_KEY ||
-  import.meta.env.PUBLIC_SUPABASE_ANON_KEY ||
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
-
 /** supabase-js's localStorage key for a project URL, e.g. http://127.0.0.1:54321 -> sb-127-auth-token. */
 export function sessionStorageKey(url: string = SUPABASE_URL): string {
   return `sb-${new URL(url).hostname.split('.')[0]}-auth-token`;

@@ -8,7 +8,8 @@
 import { AuthClient, type GoTrueClient } from '@supabase/auth-js';
 import { FunctionsClient } from '@supabase/functions-js';
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { $auth, authFromSession, markClientOwnsAuth, SUPABASE_KEY, SUPABASE_URL, sessionStorageKey } from './auth.ts';
+import { SUPABASE_KEY } from './api-key.ts';
+import { $auth, authFromSession, markClientOwnsAuth, SUPABASE_URL, sessionStorageKey } from './auth.ts';
 
 export interface BrowserClient {
   auth: GoTrueClient;

@@ -79,36 +79,43 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
   // A bad TRUSTED_PROXIES stops the start before anything listens.
   const trustedProxies = parseTrustedProxies(config.trustedProxies);
   const db = await openDb(config);
-  await migrate(db, join(config.supabaseDir, 'migrations'));
-
-  const mail = await startMailCatcher({
-    host: config.host,
-    smtpPort: config.ports.smtp,
-    webPort: config.ports.mailWeb,
-    dataDir: config.dataDir,
-  });
-  const mailer = createMailer(config.smtpUrl, config.mailFrom);
-  const ctx: StackContext = { config, db, mailer, project: readProjectToml(config.supabaseDir), trustedProxies };
-
-  let socket: PGLiteSocketServer | undefined;
-  if (db.pglite) {
-    socket = new PGLiteSocketServer({ db: db.pglite, port: config.ports.db, host: config.host });
-    await socket.start();
-  }
-  const api = await listen(apiApp(ctx), config.ports.api, config.host);
-
-  return {
-    config,
-    ctx,
-    url: `http://${config.host}:${config.ports.api}`,
-    async stop() {
-      await new Promise<void>((resolve) => api.close(() => resolve()));
-      await socket?.stop();
-      mailer.close();
-      await mail.close();
-      await db.close();
-    },
+  // What has started so far, stopped in reverse if a later step fails (a port in use, say).
+  const started: (() => unknown)[] = [() => db.close()];
+  const stopAll = async () => {
+    for (const stop of started.reverse()) await Promise.resolve(stop()).catch(() => {});
   };
+  try {
+    await migrate(db, join(config.supabaseDir, 'migrations'));
+
+    const mail = await startMailCatcher({
+      host: config.host,
+      smtpPort: config.ports.smtp,
+      webPort: config.ports.mailWeb,
+      dataDir: config.dataDir,
+    });
+    started.push(() => mail.close());
+    const mailer = createMailer(config.smtpUrl, config.mailFrom);
+    started.push(() => mailer.close());
+    const ctx: StackContext = { config, db, mailer, project: readProjectToml(config.supabaseDir), trustedProxies };
+
+    if (db.pglite) {
+      const socket = new PGLiteSocketServer({ db: db.pglite, port: config.ports.db, host: config.host });
+      await socket.start();
+      started.push(() => socket.stop());
+    }
+    const api = await listen(apiApp(ctx), config.ports.api, config.host);
+    started.push(() => new Promise<void>((resolve) => api.close(() => resolve())));
+
+    return {
+      config,
+      ctx,
+      url: `http://${config.host}:${config.ports.api}`,
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
 }
 
 /** The URLs and keys a developer needs, as `npm start` and `npm run stack` print them. */

@@ -78,18 +78,38 @@ async function createDatabaseFromTemplate(admin: postgres.Sql, name: string, tem
   }
 }
 
+/**
+ * Starts the stack on ports that were free a moment ago. Another process can take such a port before the
+ * stack binds it (client sockets get ports from the same range), so a port in use means new ports and
+ * another try.
+ */
+async function startOnFreePorts(
+  dataDir: string,
+  databaseUrl: string | undefined,
+  overrides: Partial<StackConfig>,
+): Promise<RunningStack> {
+  for (let attempt = 1; ; attempt++) {
+    const ports = { api: await freePort(), db: await freePort(), mailWeb: await freePort(), smtp: await freePort() };
+    const config = loadConfig(
+      { ...process.env, RATE_LIMITS: process.env.RATE_LIMITS ?? 'off', SITE_URL: 'http://127.0.0.1:4321' },
+      { ports, dataDir, databaseUrl, ...overrides },
+    );
+    // SMTP and external URL follow the chosen ports unless a test overrides them.
+    config.smtpUrl = overrides.smtpUrl ?? `smtp://127.0.0.1:${ports.smtp}`;
+    config.apiExternalUrl = overrides.apiExternalUrl ?? `http://127.0.0.1:${ports.api}`;
+    try {
+      return await startStack(config);
+    } catch (err) {
+      if (attempt >= 3 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    }
+  }
+}
+
 export async function startTestStack(overrides: Partial<StackConfig> = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'signals-stack-'));
   const database = await copyTemplate(dataDir);
-  const ports = { api: await freePort(), db: await freePort(), mailWeb: await freePort(), smtp: await freePort() };
-  const config = loadConfig(
-    { ...process.env, RATE_LIMITS: process.env.RATE_LIMITS ?? 'off', SITE_URL: 'http://127.0.0.1:4321' },
-    { ports, dataDir, databaseUrl: database?.url, ...overrides },
-  );
-  // SMTP and external URL follow the chosen ports unless a test overrides them.
-  config.smtpUrl = overrides.smtpUrl ?? `smtp://127.0.0.1:${ports.smtp}`;
-  config.apiExternalUrl = overrides.apiExternalUrl ?? `http://127.0.0.1:${ports.api}`;
-  const stack = await startStack(config);
+  const stack = await startOnFreePorts(dataDir, database?.url, overrides);
+  const ports = stack.config.ports;
   const mailBase = `http://127.0.0.1:${ports.mailWeb}/api/v1`;
   const client = (key: string) =>
     createClient(stack.url, key, {

@@ -1,6 +1,7 @@
 // What the site's two small forms (newsletter card, contact form) share in the browser: calling a function
 // with the public key over plain fetch (no supabase-js on these pages), field errors, and the busy button.
-import { SUPABASE_KEY, SUPABASE_URL } from '../../stores/auth.ts';
+import { SUPABASE_KEY } from '../../stores/api-key.ts';
+import { SUPABASE_URL } from '../../stores/auth.ts';
 
 export interface FunctionAnswer {
   ok: boolean;

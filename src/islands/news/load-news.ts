@@ -1,6 +1,7 @@
 // The news function over plain fetch with the public key: no supabase-js on the news pages.
 import { type NewsAnswer, readNewsAnswer } from '../../lib/news-answer.ts';
-import { SUPABASE_KEY, SUPABASE_URL } from '../../stores/auth.ts';
+import { SUPABASE_KEY } from '../../stores/api-key.ts';
+import { SUPABASE_URL } from '../../stores/auth.ts';
 
 export type FeedName = 'combined' | 'investing';
 
