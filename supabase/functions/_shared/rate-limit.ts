@@ -67,6 +67,16 @@ export function functionRateLimiter(env: Env, name: string, rule: RateLimitRule)
   };
 }
 
+/**
+ * A limiter counted in this isolate's memory only: for answers that cost nothing but CPU (the news cache),
+ * where a database round trip per request would cost more than the request itself. Each isolate allows
+ * `rule.max`, so across isolates the limit is looser; the CDN in front absorbs repeats anyway.
+ */
+export function isolateRateLimiter(env: Env, name: string, rule: RateLimitRule): RateLimiter {
+  const memory = createRateLimiter(rule, { enabled: rateLimitsEnabled(env) });
+  return { hit: (key) => memory.hit(`${name}:${key}`) };
+}
+
 /** 429 with a clear message and Retry-After when `key` is over the limit; undefined when it may go on. */
 export async function refuseOverLimit(limiter: RateLimiter, key: string): Promise<Response | undefined> {
   const limit = await limiter.hit(key);

@@ -5,12 +5,15 @@ import { clientIp } from '../_shared/client-ip.ts';
 import { corsHeaders, options } from '../_shared/cors.ts';
 import { type Env, runtimeEnv } from '../_shared/env.ts';
 import { errorResponse, methodNotAllowed } from '../_shared/http.ts';
-import { functionRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
+import { isolateRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
 import { createCache } from './cache.ts';
 import { type FeedName, feedSets, isFeedName } from './feeds.ts';
 import { type LoadOptions, loadNews, type NewsAnswer } from './news.ts';
 
-/** Requests per IP address per window: generous, since answers come from the cache. */
+/**
+ * Requests per IP address per window: generous, since answers come from the cache. Counted per isolate,
+ * not in Postgres: a cached answer is cheaper than the database round trip a shared counter would cost.
+ */
 export const RATE_LIMIT: RateLimitRule = { max: 120, windowMs: 60_000 };
 
 /** Seconds an answer stays fresh unless NEWS_CACHE_SECONDS says otherwise. */
@@ -32,7 +35,7 @@ function cacheSeconds(env: Env): number {
 }
 
 export function createHandler(env: Env = runtimeEnv(), load: LoadOptions = {}): (req: Request) => Promise<Response> {
-  const limiter = functionRateLimiter(env, 'news', RATE_LIMIT);
+  const limiter = isolateRateLimiter(env, 'news', RATE_LIMIT);
   const sets = feedSets(env);
   const ttl = cacheSeconds(env);
   const cache = createCache<Cached>(
