@@ -5,10 +5,11 @@ import { createClient } from '@supabase/supabase-js';
 import { clientIp, userAgent } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
-import { errorResponse, json, methodNotAllowed, readJsonObject } from '../_shared/http.ts';
+import { readFormPost } from '../_shared/form-post.ts';
+import { errorResponse, json, methodNotAllowed } from '../_shared/http.ts';
 import { mailerFromEnv } from '../_shared/mail.ts';
 import { functionRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
-import { honeypotFilled, validateNewsletter } from '../_shared/schemas.ts';
+import { validateNewsletter } from '../_shared/schemas.ts';
 import { landingUrl, type NewsletterDeps, subscribe, verify } from './newsletter.ts';
 
 /** Sign-ups per IP address per window. */
@@ -40,19 +41,16 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
   };
 
   async function signUp(req: Request, ip: string): Promise<Response> {
-    const refused = await refuseOverLimit(signups, ip);
-    if (refused) return refused;
-
-    const body = await readJsonObject(req);
-    if (!body.ok) return body.response;
-    // A robot filled the hidden field: answer as an accepted sign-up would, keep nothing, mail nothing.
-    if (honeypotFilled(body.value)) return json(ACCEPTED);
-
-    const input = validateNewsletter(body.value);
-    if (!input.ok) return errorResponse(400, input.error, { field: input.field });
+    const post = await readFormPost(req, ip, {
+      limiter: signups,
+      // A robot filled the hidden field: answer as an accepted sign-up would, keep nothing, mail nothing.
+      honeypot: () => json(ACCEPTED),
+      validate: validateNewsletter,
+    });
+    if (!post.ok) return post.response;
 
     try {
-      await subscribe(input.data.email, { ip: ip === 'unknown' ? null : ip, userAgent: userAgent(req) }, getDeps());
+      await subscribe(post.input.email, { ip: ip === 'unknown' ? null : ip, userAgent: userAgent(req) }, getDeps());
       return json(ACCEPTED);
     } catch (err) {
       console.error('newsletter-signup:', err instanceof Error ? err.message : err);

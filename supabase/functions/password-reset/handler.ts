@@ -3,9 +3,10 @@ import { visitorAuthClient } from '../_shared/auth-client.ts';
 import { clientIp } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
-import { errorResponse, json, methodNotAllowed, readJsonObject } from '../_shared/http.ts';
-import { functionRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
-import { honeypotFilled, validatePasswordReset } from '../_shared/schemas.ts';
+import { readFormPost } from '../_shared/form-post.ts';
+import { errorResponse, json, methodNotAllowed } from '../_shared/http.ts';
+import { functionRateLimiter, type RateLimitRule } from '../_shared/rate-limit.ts';
+import { validatePasswordReset } from '../_shared/schemas.ts';
 import { FAILURE_MESSAGE, type ResetDeps, requestPasswordReset, SENT_MESSAGE } from './reset.ts';
 
 /** Reset requests per IP address per window. */
@@ -23,19 +24,16 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     if (req.method !== 'POST') return methodNotAllowed(['POST']);
 
     const ip = clientIp(req);
-    const refused = await refuseOverLimit(limiter, ip);
-    if (refused) return refused;
-
-    const body = await readJsonObject(req);
-    if (!body.ok) return body.response;
-    // A robot filled the hidden field: the usual answer, no mail.
-    if (honeypotFilled(body.value)) return json({ message: SENT_MESSAGE });
-
-    const input = validatePasswordReset(body.value);
-    if (!input.ok) return errorResponse(400, input.error, { field: input.field });
+    const post = await readFormPost(req, ip, {
+      limiter,
+      // A robot filled the hidden field: the usual answer, no mail.
+      honeypot: () => json({ message: SENT_MESSAGE }),
+      validate: validatePasswordReset,
+    });
+    if (!post.ok) return post.response;
 
     try {
-      const result = await requestPasswordReset(input.data, deps(ip));
+      const result = await requestPasswordReset(post.input, deps(ip));
       return result.ok ? json({ message: result.message }) : errorResponse(result.status, result.error);
     } catch (err) {
       console.error('password-reset:', err instanceof Error ? err.message : err);

@@ -4,10 +4,11 @@ import { runInBackground } from '../_shared/background.ts';
 import { clientIp, userAgent } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
-import { errorResponse, json, methodNotAllowed, readJsonObject } from '../_shared/http.ts';
+import { readFormPost } from '../_shared/form-post.ts';
+import { errorResponse, json, methodNotAllowed } from '../_shared/http.ts';
 import { mailerFromEnv } from '../_shared/mail.ts';
-import { functionRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
-import { honeypotFilled, validateContact } from '../_shared/schemas.ts';
+import { functionRateLimiter, type RateLimitRule } from '../_shared/rate-limit.ts';
+import { validateContact } from '../_shared/schemas.ts';
 import { type ContactDeps, deliverPending, submitContact } from './contact.ts';
 
 /** Messages per IP address per window. */
@@ -35,21 +36,18 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     if (req.method !== 'POST') return methodNotAllowed(['POST']);
 
     const ip = clientIp(req);
-    const refused = await refuseOverLimit(limiter, ip);
-    if (refused) return refused;
-
-    const body = await readJsonObject(req);
-    if (!body.ok) return body.response;
-    // A robot filled the hidden field: answer as if it worked, keep nothing.
-    if (honeypotFilled(body.value)) return json({ success: true });
-
-    const input = validateContact(body.value);
-    if (!input.ok) return errorResponse(400, input.error, { field: input.field });
+    const post = await readFormPost(req, ip, {
+      limiter,
+      // A robot filled the hidden field: answer as if it worked, keep nothing.
+      honeypot: () => json({ success: true }),
+      validate: validateContact,
+    });
+    if (!post.ok) return post.response;
 
     try {
       const d = getDeps();
       const result = await submitContact(
-        input.data,
+        post.input,
         { ip: ip === 'unknown' ? null : ip, userAgent: userAgent(req) },
         d,
       );

@@ -3,9 +3,10 @@ import { visitorAuthClient } from '../_shared/auth-client.ts';
 import { clientIp } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
-import { errorResponse, json, methodNotAllowed, readJsonObject } from '../_shared/http.ts';
-import { functionRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
-import { honeypotFilled, validateSignup } from '../_shared/schemas.ts';
+import { readFormPost } from '../_shared/form-post.ts';
+import { errorResponse, json, methodNotAllowed } from '../_shared/http.ts';
+import { functionRateLimiter, type RateLimitRule } from '../_shared/rate-limit.ts';
+import { validateSignup } from '../_shared/schemas.ts';
 import { confirmationRedirect, FAILURE_MESSAGE, type SignupDeps, signUpUser } from './signup.ts';
 
 /** Sign-ups per IP address per window. */
@@ -26,18 +27,15 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     if (req.method !== 'POST') return methodNotAllowed(['POST']);
 
     const ip = clientIp(req);
-    const refused = await refuseOverLimit(limiter, ip);
-    if (refused) return refused;
-
-    const body = await readJsonObject(req);
-    if (!body.ok) return body.response;
-    if (honeypotFilled(body.value)) return errorResponse(400, HONEYPOT_MESSAGE);
-
-    const input = validateSignup(body.value);
-    if (!input.ok) return errorResponse(400, input.error, { field: input.field });
+    const post = await readFormPost(req, ip, {
+      limiter,
+      honeypot: () => errorResponse(400, HONEYPOT_MESSAGE),
+      validate: validateSignup,
+    });
+    if (!post.ok) return post.response;
 
     try {
-      const result = await signUpUser(input.data, deps(ip));
+      const result = await signUpUser(post.input, deps(ip));
       return result.ok ? json({ message: result.message }) : errorResponse(result.status, result.error);
     } catch (err) {
       console.error('user-signup:', err instanceof Error ? err.message : err);
