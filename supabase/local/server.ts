@@ -13,7 +13,7 @@ import { openDb } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { functionsApp } from './functions/index.ts';
 import { cors, limitBody, requireApiKey, securityHeaders } from './http.ts';
-import { signJwt } from './jwt.ts';
+import { loadJwtKeys, signJwt } from './jwt.ts';
 import { startMailCatcher } from './mail/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { readProjectToml } from './project.ts';
@@ -44,6 +44,8 @@ export function apiApp(ctx: StackContext): Hono {
     const path = c.req.path;
     if (path === '/auth/v1/verify' && c.req.method === 'GET') return next();
     if (path === '/auth/v1/health') return next();
+    // The key discovery endpoint is public on hosted projects: verifiers fetch it without a key.
+    if (path === '/auth/v1/.well-known/jwks.json') return next();
     return requireApiKey(c, next);
   });
   app.use('/rest/v1/*', requireApiKey);
@@ -79,6 +81,8 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
   // A bad TRUSTED_PROXIES stops the start before anything listens.
   const trustedProxies = parseTrustedProxies(config.trustedProxies);
   const db = await openDb(config);
+  // After the database: PGlite makes DATA_DIR its own folder first.
+  const jwtKeys = await loadJwtKeys(config.jwtSecret, config.jwtSigning, config.dataDir);
   await migrate(db, join(config.supabaseDir, 'migrations'));
 
   const mail = await startMailCatcher({
@@ -88,7 +92,14 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     dataDir: config.dataDir,
   });
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
-  const ctx: StackContext = { config, db, mailer, project: readProjectToml(config.supabaseDir), trustedProxies };
+  const ctx: StackContext = {
+    config,
+    db,
+    jwtKeys,
+    mailer,
+    project: readProjectToml(config.supabaseDir),
+    trustedProxies,
+  };
 
   let socket: PGLiteSocketServer | undefined;
   if (db.pglite) {

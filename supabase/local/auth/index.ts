@@ -13,7 +13,7 @@ import { verifyRoutes } from './routes/verify.ts';
 import { loadAuthSettings } from './settings.ts';
 
 export function authApp(stack: StackContext): Hono {
-  const settings = loadAuthSettings(stack.config, stack.project);
+  const settings = loadAuthSettings(stack.config, stack.project, stack.jwtKeys);
   const limiter = new RateLimiter();
   const ctx: AuthContext = {
     db: stack.db,
@@ -28,6 +28,11 @@ export function authApp(stack: StackContext): Hono {
   app.get('/health', (c) =>
     c.json({ version: 'local', name: 'GoTrue', description: 'GoTrue is a user registration and authentication API' }),
   );
+  // GoTrue's JWKS (internal/api/jwks.go): the public keys of asymmetric signing, none in the legacy mode.
+  app.get('/.well-known/jwks.json', (c) => {
+    c.header('Cache-Control', 'public, max-age=600');
+    return c.json({ keys: settings.jwtKeys.signing === 'ES256' ? [settings.jwtKeys.publicJwk] : [] });
+  });
   app.get('/settings', (c) =>
     c.json({
       external: {
