@@ -18,6 +18,7 @@ import { startMailCatcher } from './mail/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { readProjectToml } from './project.ts';
 import { restApp } from './rest/index.ts';
+import { refuseUpgrade, serviceOff } from './services-off.ts';
 
 export interface RunningStack {
   config: StackConfig;
@@ -43,6 +44,8 @@ export function apiApp(ctx: StackContext): Hono {
   app.use('/auth/v1/*', async (c, next) => {
     const path = c.req.path;
     if (path === '/auth/v1/verify' && c.req.method === 'GET') return next();
+    // The CLI's gateway opens /authorize (and /callback) to browsers without a key, as it does /verify.
+    if (path === '/auth/v1/authorize') return next();
     if (path === '/auth/v1/health') return next();
     // The key discovery endpoint is public on hosted projects: verifiers fetch it without a key.
     if (path === '/auth/v1/.well-known/jwks.json') return next();
@@ -52,6 +55,11 @@ export function apiApp(ctx: StackContext): Hono {
   app.route('/auth/v1', authApp(ctx));
   app.route('/rest/v1', restApp(ctx));
   app.route('/functions/v1', functionsApp(ctx));
+  // Storage and Realtime are switched off: the CLI gateway's answer (services-off.ts).
+  app.use('/storage/v1/*', cors);
+  app.use('/realtime/v1/*', cors);
+  app.all('/storage/v1/*', serviceOff);
+  app.all('/realtime/v1/*', serviceOff);
   app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));
   return app;
 }
@@ -73,6 +81,8 @@ async function withKeys(config: StackConfig): Promise<StackConfig> {
 function listen(app: Hono, port: number, host: string): Promise<ServerType> {
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(server));
+    // No service of the stack speaks WebSocket; an upgrade gets the gateway's HTTP answer.
+    server.on('upgrade', refuseUpgrade);
   });
 }
 

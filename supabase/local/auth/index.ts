@@ -7,6 +7,7 @@ import { RedirectAllowList } from './redirect.ts';
 import type { AuthContext } from './request.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { disabledRoutes } from './routes/disabled.ts';
 import { tokenRoutes } from './routes/token.ts';
 import { userRoutes } from './routes/user.ts';
 import { verifyRoutes } from './routes/verify.ts';
@@ -75,5 +76,6 @@ export function authApp(stack: StackContext): Hono {
   verifyRoutes(app, ctx);
   userRoutes(app, ctx);
   adminRoutes(app, ctx);
+  disabledRoutes(app, ctx);
   return app;
 }
