@@ -143,6 +143,7 @@ export function stackSummary(stack: RunningStack): string {
     `  service_role key: ${config.serviceRoleKey}`,
     `  publishable key:  ${config.publishableKey}`,
     `  secret key:       ${config.secretKey}`,
+    `  access tokens:    ${stack.ctx.jwtKeys.signing === 'ES256' ? `ES256, kid ${stack.ctx.jwtKeys.kid} (${stack.url}/auth/v1/.well-known/jwks.json)` : 'HS256 (JWT_SIGNING=hs256)'}`,
   ].join('\n');
 }
 
