@@ -122,7 +122,9 @@ export function keyResolver(keys: JwtKeys | string): JWTVerifyGetKey {
   return (header) => {
     if (header.alg === 'HS256') return secret;
     if (header.alg === 'ES256' && set && header.kid === set.kid) return set.publicKey;
-    if (header.alg === 'ES256') throw new UnknownKeyError(`no signing key with kid "${header.kid ?? ''}"`);
+    // GoTrue's keyfunc wording (supabase/auth internal/api/auth.go, parseJWTClaims).
+    if (header.alg === 'ES256')
+      throw new UnknownKeyError(`unrecognized JWT kid ${header.kid ?? '<nil>'} for algorithm ES256`);
     throw new errors.JOSEAlgNotAllowed(`"alg" (Algorithm) Header Parameter value not allowed`);
   };
 }

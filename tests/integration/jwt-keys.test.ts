@@ -168,6 +168,15 @@ describe('auth service', () => {
     expect(data.user?.id).toBe(member.id);
   });
 
+  test('getUser() refuses an ES256 token with a kid not in the key set', async () => {
+    const client = createClient(t.url, t.config.anonKey, clientOptions);
+    const { error } = await client.auth.getUser(await foreignEs256(memberClaims(member), 'not-our-key'));
+    expect(error?.status).toBe(403);
+    expect(error?.message).toBe(
+      'invalid JWT: unable to parse or verify signature, token is unverifiable: error while executing keyfunc: unrecognized JWT kid not-our-key for algorithm ES256',
+    );
+  });
+
   test('getUser() refuses a token signed by another EC key as an invalid JWT', async () => {
     const client = createClient(t.url, t.config.anonKey, clientOptions);
     const { data, error } = await client.auth.getUser(await foreignEs256(memberClaims(member)));

@@ -20,7 +20,7 @@ function jwtReason(err: unknown): string {
   if (err instanceof errors.JWTClaimValidationFailed) return `token has invalid claims: ${err.message}`;
   if (err instanceof errors.JWSSignatureVerificationFailed) return 'token signature is invalid: signature is invalid';
   if (err instanceof errors.JOSEAlgNotAllowed) return 'token is unverifiable: signing method is invalid';
-  // GoTrue's key lookup (internal/api/auth.go, parseJWTClaims): an ES256 kid not in the key set.
+  // GoTrue's key lookup (supabase/auth internal/api/auth.go, parseJWTClaims): an ES256 kid not in the key set.
   if (err instanceof UnknownKeyError) return `token is unverifiable: error while executing keyfunc: ${err.message}`;
   return 'token is malformed: could not parse the token';
 }

@@ -42,7 +42,7 @@ async function verify(token: string, keys: JwtKeys | string): Promise<Record<str
   try {
     return await verifyWithKeys(token, keys);
   } catch (err) {
-    // PostgREST (src/PostgREST/Auth.hs): no key of the set matches the token's kid.
+    // PostgREST (src/PostgREST/Error.hs, JwtDecodeErr KeyError): no key of the set matches the token's kid.
     if (err instanceof UnknownKeyError) throw jwtError('PGRST301', 'No suitable key or wrong key type');
     if (err instanceof joseErrors.JWTExpired) throw jwtError('PGRST303', 'JWT expired');
     if (err instanceof joseErrors.JWTClaimValidationFailed) {
