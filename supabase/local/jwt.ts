@@ -59,7 +59,11 @@ export async function loadJwtKeys(secret: string, signing: JwtSigning, dataDir: 
   const file = join(dataDir, SIGNING_KEY_FILE);
   let privateJwk: JWK;
   if (existsSync(file)) {
-    privateJwk = JSON.parse(readFileSync(file, 'utf8')) as JWK;
+    try {
+      privateJwk = JSON.parse(readFileSync(file, 'utf8')) as JWK;
+    } catch (err) {
+      throw new Error(`${file}: not a JSON Web Key (${(err as Error).message}); delete it to get a new key`);
+    }
   } else {
     const pair = await generateKeyPair('ES256', { extractable: true });
     privateJwk = { ...(await exportJWK(pair.privateKey)), kid: randomUUID(), alg: 'ES256' };
