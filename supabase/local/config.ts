@@ -30,6 +30,8 @@ export interface StackConfig {
   /** A PostgreSQL URL; when set, PGlite is not used. */
   databaseUrl?: string;
   jwtSecret: string;
+  /** JWT_SIGNING: how access tokens are signed, ES256 (default, as new hosted projects) or HS256 (legacy). */
+  jwtSigning: 'ES256' | 'HS256';
   anonKey: string;
   serviceRoleKey: string;
   /** New-format keys: the publishable key acts as anon, the secret key as service_role. */
@@ -86,6 +88,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     dataDir: resolve(env.DATA_DIR ?? '.data'),
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret,
+    jwtSigning: (env.JWT_SIGNING ?? '').toLowerCase() === 'hs256' ? 'HS256' : 'ES256',
     // The demo keys are signed with the demo secret; with another secret the keys are re-signed at start.
     anonKey: env.SUPABASE_ANON_KEY ?? DEMO_ANON_KEY,
     serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY ?? DEMO_SERVICE_ROLE_KEY,

@@ -1,6 +1,7 @@
 import type { TrustedProxies } from './client-address.ts';
 import type { StackConfig } from './config.ts';
 import type { Db } from './db/index.ts';
+import type { JwtKeys } from './jwt.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { TomlTable } from './project.ts';
 
@@ -8,6 +9,8 @@ import type { TomlTable } from './project.ts';
 export interface StackContext {
   config: StackConfig;
   db: Db;
+  /** The JWT secret and the ES256 signing key (jwt.ts). */
+  jwtKeys: JwtKeys;
   mailer: Mailer;
   /** supabase/config.toml, parsed once at start. */
   project: TomlTable;

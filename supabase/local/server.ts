@@ -13,11 +13,12 @@ import { openDb } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { functionsApp } from './functions/index.ts';
 import { cors, limitBody, requireApiKey, securityHeaders } from './http.ts';
-import { signJwt } from './jwt.ts';
+import { loadJwtKeys, signJwt } from './jwt.ts';
 import { startMailCatcher } from './mail/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { readProjectToml } from './project.ts';
 import { restApp } from './rest/index.ts';
+import { refuseUpgrade, serviceOff } from './services-off.ts';
 
 export interface RunningStack {
   config: StackConfig;
@@ -43,13 +44,22 @@ export function apiApp(ctx: StackContext): Hono {
   app.use('/auth/v1/*', async (c, next) => {
     const path = c.req.path;
     if (path === '/auth/v1/verify' && c.req.method === 'GET') return next();
+    // The CLI's gateway opens /authorize (and /callback) to browsers without a key, as it does /verify.
+    if (path === '/auth/v1/authorize') return next();
     if (path === '/auth/v1/health') return next();
+    // The key discovery endpoint is public on hosted projects: verifiers fetch it without a key.
+    if (path === '/auth/v1/.well-known/jwks.json') return next();
     return requireApiKey(c, next);
   });
   app.use('/rest/v1/*', requireApiKey);
   app.route('/auth/v1', authApp(ctx));
   app.route('/rest/v1', restApp(ctx));
   app.route('/functions/v1', functionsApp(ctx));
+  // Storage and Realtime are switched off: the CLI gateway's answer (services-off.ts).
+  app.use('/storage/v1/*', cors);
+  app.use('/realtime/v1/*', cors);
+  app.all('/storage/v1/*', serviceOff);
+  app.all('/realtime/v1/*', serviceOff);
   app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));
   return app;
 }
@@ -71,6 +81,8 @@ async function withKeys(config: StackConfig): Promise<StackConfig> {
 function listen(app: Hono, port: number, host: string): Promise<ServerType> {
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(server));
+    // No service of the stack speaks WebSocket; an upgrade gets the gateway's HTTP answer.
+    server.on('upgrade', refuseUpgrade);
   });
 }
 
@@ -85,6 +97,8 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     for (const stop of started.reverse()) await Promise.resolve(stop()).catch(() => {});
   };
   try {
+    // After the database: PGlite makes DATA_DIR its own folder first.
+    const jwtKeys = await loadJwtKeys(config.jwtSecret, config.jwtSigning, config.dataDir);
     await migrate(db, join(config.supabaseDir, 'migrations'));
 
     const mail = await startMailCatcher({
@@ -96,7 +110,14 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     started.push(() => mail.close());
     const mailer = createMailer(config.smtpUrl, config.mailFrom);
     started.push(() => mailer.close());
-    const ctx: StackContext = { config, db, mailer, project: readProjectToml(config.supabaseDir), trustedProxies };
+    const ctx: StackContext = {
+      config,
+      db,
+      jwtKeys,
+      mailer,
+      project: readProjectToml(config.supabaseDir),
+      trustedProxies,
+    };
 
     if (db.pglite) {
       const socket = new PGLiteSocketServer({ db: db.pglite, port: config.ports.db, host: config.host });
@@ -129,6 +150,7 @@ export function stackSummary(stack: RunningStack): string {
     `  service_role key: ${config.serviceRoleKey}`,
     `  publishable key:  ${config.publishableKey}`,
     `  secret key:       ${config.secretKey}`,
+    `  access tokens:    ${stack.ctx.jwtKeys.signing === 'ES256' ? `ES256, kid ${stack.ctx.jwtKeys.kid} (${stack.url}/auth/v1/.well-known/jwks.json)` : 'HS256 (JWT_SIGNING=hs256)'}`,
   ].join('\n');
 }
 

@@ -40,7 +40,8 @@ describe('signInWithPassword', () => {
     expect(events).toContain('SIGNED_IN');
 
     const header = JSON.parse(Buffer.from(s.access_token.split('.')[0], 'base64url').toString());
-    expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
+    // Signed with the stack's asymmetric key, as on new hosted projects (jwt-keys.test.ts covers HS256 mode).
+    expect(header).toEqual({ alg: 'ES256', kid: t.stack.ctx.jwtKeys.kid, typ: 'JWT' });
     const claims = claimsOf(s.access_token);
     expect(Object.keys(claims)).toEqual([
       'iss',

@@ -1,15 +1,13 @@
 // requireAuthentication and requireAdminCredentials (GoTrue internal/api/auth.go): Bearer token, JWT
 // verification with golang-jwt's wording, the user and session behind it.
 import type { Context } from 'hono';
-import { errors, jwtVerify } from 'jose';
-import { bearer, type Claims } from '../jwt.ts';
+import { errors } from 'jose';
+import { bearer, type Claims, UnknownKeyError, verifyWithKeys } from '../jwt.ts';
 import { AuthError, badRequest, forbidden } from './errors.ts';
 import type { AuthContext } from './request.ts';
 import { findUserWithSession, isUuid, type UserRow } from './users.ts';
 
 const ADMIN_ROLES = ['service_role', 'supabase_admin'];
-const encoder = new TextEncoder();
-
 function extractBearer(c: Context): string {
   const token = bearer(c.req.header('authorization'));
   if (!token) throw new AuthError(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
@@ -22,13 +20,14 @@ function jwtReason(err: unknown): string {
   if (err instanceof errors.JWTClaimValidationFailed) return `token has invalid claims: ${err.message}`;
   if (err instanceof errors.JWSSignatureVerificationFailed) return 'token signature is invalid: signature is invalid';
   if (err instanceof errors.JOSEAlgNotAllowed) return 'token is unverifiable: signing method is invalid';
+  // GoTrue's key lookup (supabase/auth internal/api/auth.go, parseJWTClaims): an ES256 kid not in the key set.
+  if (err instanceof UnknownKeyError) return `token is unverifiable: error while executing keyfunc: ${err.message}`;
   return 'token is malformed: could not parse the token';
 }
 
 async function parseClaims(ctx: AuthContext, token: string): Promise<Claims> {
   try {
-    const { payload } = await jwtVerify(token, encoder.encode(ctx.settings.jwtSecret), { algorithms: ['HS256'] });
-    return payload as Claims;
+    return await verifyWithKeys(token, ctx.settings.jwtKeys);
   } catch (err) {
     throw forbidden('bad_jwt', `invalid JWT: unable to parse or verify signature, ${jwtReason(err)}`);
   }

@@ -7,13 +7,14 @@ import { RedirectAllowList } from './redirect.ts';
 import type { AuthContext } from './request.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { disabledRoutes } from './routes/disabled.ts';
 import { tokenRoutes } from './routes/token.ts';
 import { userRoutes } from './routes/user.ts';
 import { verifyRoutes } from './routes/verify.ts';
 import { loadAuthSettings } from './settings.ts';
 
 export function authApp(stack: StackContext): Hono {
-  const settings = loadAuthSettings(stack.config, stack.project);
+  const settings = loadAuthSettings(stack.config, stack.project, stack.jwtKeys);
   const limiter = new RateLimiter();
   const ctx: AuthContext = {
     db: stack.db,
@@ -28,6 +29,11 @@ export function authApp(stack: StackContext): Hono {
   app.get('/health', (c) =>
     c.json({ version: 'local', name: 'GoTrue', description: 'GoTrue is a user registration and authentication API' }),
   );
+  // GoTrue's JWKS (internal/api/jwks.go): the public keys of asymmetric signing, none in the legacy mode.
+  app.get('/.well-known/jwks.json', (c) => {
+    c.header('Cache-Control', 'public, max-age=600');
+    return c.json({ keys: settings.jwtKeys.signing === 'ES256' ? [settings.jwtKeys.publicJwk] : [] });
+  });
   app.get('/settings', (c) =>
     c.json({
       external: {
@@ -70,5 +76,6 @@ export function authApp(stack: StackContext): Hono {
   verifyRoutes(app, ctx);
   userRoutes(app, ctx);
   adminRoutes(app, ctx);
+  disabledRoutes(app, ctx);
   return app;
 }

@@ -2,7 +2,7 @@
 // token response, as GoTrue's tokens service and models/refresh_token.go do them.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
-import { signJwt } from '../jwt.ts';
+import { signAccessToken } from '../jwt.ts';
 import { AuthError, OAuthError } from './errors.ts';
 import type { AuthSettings } from './settings.ts';
 import { sortedKeys, ts, type UserRow, userJson } from './users.ts';
@@ -62,7 +62,7 @@ export async function accessToken(
     session_id: sessionId,
     is_anonymous: user.is_anonymous,
   };
-  return { token: await signJwt(claims, settings.jwtSecret), expiresAt: exp };
+  return { token: await signAccessToken(claims, settings.jwtKeys), expiresAt: exp };
 }
 
 async function respond(

@@ -1,6 +1,7 @@
 // The auth settings GoTrue reads from its environment, taken here from supabase/config.toml's [auth] tables
 // (as the Supabase CLI passes them) plus the stack's own URLs and keys.
 import type { StackConfig } from '../config.ts';
+import type { JwtKeys } from '../jwt.ts';
 import { type TomlTable, tomlTable as table } from '../project.ts';
 import { loadMailTemplates, type MailKind, type MailTemplate } from './templates.ts';
 
@@ -9,6 +10,8 @@ export interface AuthSettings {
   /** Base of email links: `${apiExternalUrl}/auth/v1/verify?...`. */
   externalUrl: string;
   jwtSecret: string;
+  /** The secret and the ES256 signing key: access tokens are signed and verified with these. */
+  jwtKeys: JwtKeys;
   jwtIssuer: string;
   jwtExpiry: number;
   additionalRedirectUrls: string[];
@@ -88,7 +91,7 @@ function bool(value: unknown, fallback: boolean): boolean {
   return typeof value === 'boolean' ? value : fallback;
 }
 
-export function loadAuthSettings(config: StackConfig, toml: TomlTable): AuthSettings {
+export function loadAuthSettings(config: StackConfig, toml: TomlTable, jwtKeys: JwtKeys): AuthSettings {
   const auth = table(toml.auth);
   const email = table(auth.email);
   const limits = table(auth.rate_limit);
@@ -104,6 +107,7 @@ export function loadAuthSettings(config: StackConfig, toml: TomlTable): AuthSett
     siteUrl: config.siteUrl,
     externalUrl: `${config.apiExternalUrl.replace(/\/+$/, '')}/auth/v1`,
     jwtSecret: config.jwtSecret,
+    jwtKeys,
     jwtIssuer: `${config.apiExternalUrl.replace(/\/+$/, '')}/auth/v1`,
     jwtExpiry: o.jwtExpiry ?? num(auth.jwt_expiry, 3600),
     additionalRedirectUrls: redirects,

@@ -9,7 +9,7 @@ import { type Env, envFrom } from '../../functions/_shared/env.ts';
 import type { TrustedProxies } from '../client-address.ts';
 import type { StackContext } from '../context.ts';
 import { requestClientAddress } from '../http.ts';
-import { verifyJwt } from '../jwt.ts';
+import { type JwtKeys, verifyJwt } from '../jwt.ts';
 import { functionEnv, readFunctionSettings } from './settings.ts';
 
 export type FunctionHandler = (req: Request) => Response | Promise<Response>;
@@ -25,12 +25,12 @@ const relayJson = (body: unknown, status: number) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /** The relay's JWT check (CLI main.ts): 401 with `{msg}` when the bearer token is missing or invalid. */
-async function checkJwt(req: Request, secret: string): Promise<Response | undefined> {
+async function checkJwt(req: Request, keys: JwtKeys | string): Promise<Response | undefined> {
   const header = req.headers.get('authorization');
   if (!header) return relayJson({ msg: 'Error: Missing authorization header' }, 401);
   const [scheme, token] = header.split(' ');
   if (scheme !== 'Bearer') return relayJson({ msg: "Error: Auth header is not 'Bearer {token}'" }, 401);
-  const result = await verifyJwt(token ?? '', secret);
+  const result = await verifyJwt(token ?? '', keys);
   return result.ok ? undefined : relayJson({ msg: 'Invalid JWT' }, 401);
 }
 
@@ -87,7 +87,7 @@ export function functionsApp(ctx: StackContext): Hono {
       return new Response('Function not found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
     }
     if (c.req.method !== 'OPTIONS' && settingsOf(name).verifyJwt) {
-      const refused = await checkJwt(c.req.raw, ctx.config.jwtSecret);
+      const refused = await checkJwt(c.req.raw, ctx.jwtKeys ?? ctx.config.jwtSecret);
       if (refused) return refused;
     }
     let handler: FunctionHandler;

@@ -1,7 +1,8 @@
 // Who a REST request runs as: the role claim of its JWT, as PostgREST decides it.
 // The token is `Authorization: Bearer <jwt>`; without one, the apikey header's JWT (the gateway's fallback).
-import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import { decodeProtectedHeader, errors as joseErrors } from 'jose';
 import type { Db } from '../db/index.ts';
+import { type JwtKeys, UnknownKeyError, verifyWithKeys } from '../jwt.ts';
 import { ApiError, jwtError } from './errors.ts';
 
 export const API_ROLES = ['anon', 'authenticated', 'service_role'] as const;
@@ -12,8 +13,6 @@ export interface RequestIdentity {
   /** The JWT claims with `role` filled in, as set into request.jwt.claims. */
   claims: Record<string, unknown>;
 }
-
-const encoder = new TextEncoder();
 
 function tokenFrom(authorization: string | undefined, apikey: string | undefined): string | undefined {
   if (authorization !== undefined) {
@@ -27,7 +26,7 @@ function tokenFrom(authorization: string | undefined, apikey: string | undefined
   return apikey || undefined;
 }
 
-async function verify(token: string, secret: string): Promise<Record<string, unknown>> {
+async function verify(token: string, keys: JwtKeys | string): Promise<Record<string, unknown>> {
   const parts = token.split('.');
   if (parts.length !== 3) throw jwtError('PGRST301', `Expected 3 parts in JWT; got ${parts.length}`);
   let alg: string | undefined;
@@ -36,11 +35,15 @@ async function verify(token: string, secret: string): Promise<Record<string, unk
   } catch {
     throw jwtError('PGRST301', "JWT couldn't be decoded");
   }
-  if (alg !== 'HS256') throw jwtError('PGRST301', 'Wrong or unsupported encoding algorithm');
+  // PostgREST takes HS256 with the secret and ES256 with a key of its JWKS (the stack's signing key).
+  if (alg !== 'HS256' && !(alg === 'ES256' && typeof keys !== 'string')) {
+    throw jwtError('PGRST301', 'Wrong or unsupported encoding algorithm');
+  }
   try {
-    const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'] });
-    return payload as Record<string, unknown>;
+    return await verifyWithKeys(token, keys);
   } catch (err) {
+    // PostgREST (src/PostgREST/Error.hs, JwtDecodeErr KeyError): no key of the set matches the token's kid.
+    if (err instanceof UnknownKeyError) throw jwtError('PGRST301', 'No suitable key or wrong key type');
     if (err instanceof joseErrors.JWTExpired) throw jwtError('PGRST303', 'JWT expired');
     if (err instanceof joseErrors.JWTClaimValidationFailed) {
       if (err.claim === 'nbf') throw jwtError('PGRST303', 'JWT not yet valid');
@@ -61,12 +64,12 @@ async function verify(token: string, secret: string): Promise<Record<string, unk
  */
 export async function identify(
   headers: { authorization?: string; apikey?: string },
-  secret: string,
+  keys: JwtKeys | string,
   db: Db,
 ): Promise<RequestIdentity> {
   const token = tokenFrom(headers.authorization, headers.apikey);
   if (token === undefined) return { role: 'anon', claims: { role: 'anon' } };
-  const claims = await verify(token, secret);
+  const claims = await verify(token, keys);
   const role = claims.role === undefined ? 'anon' : claims.role;
   if (typeof role === 'string' && (API_ROLES as readonly string[]).includes(role)) {
     return { role: role as ApiRole, claims: { ...claims, role } };

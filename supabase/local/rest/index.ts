@@ -98,7 +98,7 @@ export function restApp(ctx: StackContext): Hono {
       checkProfile(method === 'POST' ? c.req.header('content-profile') : c.req.header('accept-profile'));
       const identity = await identify(
         { authorization: c.req.header('authorization'), apikey: c.req.header('apikey') },
-        ctx.config.jwtSecret,
+        ctx.jwtKeys,
         ctx.db,
       );
       authed = identity.role !== 'anon';
@@ -149,7 +149,7 @@ export function restApp(ctx: StackContext): Hono {
 
       const identity = await identify(
         { authorization: c.req.header('authorization'), apikey: c.req.header('apikey') },
-        ctx.config.jwtSecret,
+        ctx.jwtKeys,
         ctx.db,
       );
       authed = identity.role !== 'anon';

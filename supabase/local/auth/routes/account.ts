@@ -196,7 +196,8 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
       if (email !== '' && phone !== '') {
         throw badRequest('validation_failed', 'Only an email address or phone number should be provided');
       }
-      if (phone !== '') throw badRequest('phone_provider_disabled', 'Phone logins are disabled');
+      // GoTrue's SmsOtp (internal/api/otp.go) with the phone provider off.
+      if (phone !== '') throw badRequest('phone_provider_disabled', 'Unsupported phone provider');
       if (!settings.emailEnabled) throw badRequest('email_provider_disabled', 'Email logins are disabled');
       email = validateEmail(email);
       const redirectTo = referrer(c, ctx);
