@@ -5,7 +5,13 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 
 const sources = ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json'];
-const buildEnv = ['PUBLIC_SUPABASE_URL', 'PUBLIC_SUPABASE_PUBLISHABLE_KEY', 'PUBLIC_SUPABASE_ANON_KEY', 'SITE_URL', 'PORT'];
+const buildEnv = [
+  'PUBLIC_SUPABASE_URL',
+  'PUBLIC_SUPABASE_PUBLISHABLE_KEY',
+  'PUBLIC_SUPABASE_ANON_KEY',
+  'SITE_URL',
+  'PORT',
+];
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;

@@ -17,12 +17,15 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-/** Sets pgrst.db_tx_end and waits past the stack's one-second cache of it. */
+/**
+ * Sets pgrst.db_tx_end for this test's database only (roles are shared by every database of a PostgreSQL
+ * cluster, and other test files run beside this one), then waits past the stack's one-second cache of it.
+ */
 async function txEnd(value: string | null) {
+  const [{ name }] = await t.stack.ctx.db.query<{ name: string }>('select current_database() as name');
+  const role = `alter role authenticator in database "${name.replaceAll('"', '""')}"`;
   await t.stack.ctx.db.exec(
-    value === null
-      ? 'alter role authenticator reset pgrst.db_tx_end'
-      : `alter role authenticator set pgrst.db_tx_end = '${value}'`,
+    value === null ? `${role} reset pgrst.db_tx_end` : `${role} set pgrst.db_tx_end = '${value}'`,
   );
   await new Promise((r) => setTimeout(r, 1100));
 }
