@@ -47,7 +47,7 @@ export default function MemberShell({ frame, signedOut, children }: Props) {
   }, [view, frame.signInHref]);
 
   if (view === 'signed-out') return <>{signedOut}</>;
-  if (view !== 'member' || !user) return <MemberLoading text={frame.loading} />;
+  if (view !== 'member' || !user) return <MemberLoading heading={frame.heading} text={frame.loading} />;
   return (
     <SignedInFrame frame={frame} email={user.email ?? ''}>
       {children(user)}
