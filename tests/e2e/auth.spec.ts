@@ -1,7 +1,7 @@
 // Accounts in a real browser against the stack: sign up, confirm by mail, sign in, sign out, reset the
 // password by mail, and every message of the /auth page a person can meet on the way.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeViolations } from './checks.ts';
 
 const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 const MAIL = process.env.E2E_MAIL_API ?? 'http://127.0.0.1:54324/api/v1';
@@ -276,8 +276,7 @@ test.describe('desktop', () => {
       await expect(page.getByRole('button', { name: ready })).toBeVisible();
       const password = page.getByLabel(/^(New )?Password$/);
       await password.focus();
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
     });
   }
 });

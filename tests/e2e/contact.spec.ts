@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeViolations, postsTo } from './checks.ts';
 import { waitForMail } from './mail.ts';
 
 const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
@@ -19,23 +19,10 @@ const ids: Record<string, string> = {
 const field = (page: Page, label: string) => form(page).locator(ids[label] ?? label);
 const send = (page: Page) => form(page).getByRole('button', { name: /Send Message|Sending/ });
 
-function contactRequests(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('request', (req) => {
-    if (req.url().startsWith(FUNCTION) && req.method() === 'POST') seen.push(req.postData() ?? '');
-  });
-  return seen;
-}
-
 // The machine running these may be busy: a first call loads the function, and axe takes a while.
 test.describe.configure({ timeout: 90_000 });
 /** For what follows a round trip to a function. */
 const AFTER_CALL = { timeout: 20_000 };
-
-async function expectNoAxeViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 test('a message is sent: "Sending...", then "Message Sent!", the form resets and the inbox gets it with Reply-To the sender', async ({
   page,
@@ -83,7 +70,7 @@ test('missing fields: "Missing Information", each missing field marked, the firs
   page,
 }) => {
   await page.goto('/contact-us');
-  const sent = contactRequests(page);
+  const sent = postsTo(page, FUNCTION);
   await field(page, 'Email').fill('ann@example.com');
   await send(page).click();
   const toast = page.getByRole('alert').filter({ hasText: 'Missing Information' });
@@ -98,13 +85,13 @@ test('missing fields: "Missing Information", each missing field marked, the firs
     await expect(field(page, label)).toHaveAccessibleDescription(message);
   }
   await expect(field(page, 'Email')).not.toHaveAttribute('aria-invalid', 'true');
-  await expectNoAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
   expect(sent).toEqual([]);
 });
 
 test('field limits are explained before sending, and the form keeps what was typed', async ({ page }) => {
   await page.goto('/contact-us');
-  const sent = contactRequests(page);
+  const sent = postsTo(page, FUNCTION);
   await field(page, 'Name').fill('Cy');
   await field(page, 'Email').fill('cy@example.com');
   await field(page, 'Subject').fill('s'.repeat(201));
@@ -142,7 +129,7 @@ test('sending fails: the "Error" toast, and the form is kept', async ({ page }) 
 
 test('a filled honeypot is silently ignored: nothing is sent', async ({ page }) => {
   await page.goto('/contact-us');
-  const sent = contactRequests(page);
+  const sent = postsTo(page, FUNCTION);
   await form(page)
     .locator('input[name="website"]')
     .evaluate((el: HTMLInputElement) => {
@@ -182,5 +169,5 @@ test('the response-time claims and the form are on the page, keyboard-reachable 
   await expect(field(page, 'Message')).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(send(page)).toBeFocused();
-  await expectNoAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
 });

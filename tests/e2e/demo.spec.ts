@@ -1,12 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeViolations } from './checks.ts';
 
 const watchDemo = (page: Page) => page.locator('main').getByRole('link', { name: 'Watch Demo' });
 const demo = (page: Page) => page.getByRole('dialog', { name: 'Live Trading Demo' });
-async function axeViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 // Generous: several of these tests run a whole session, and the machine may be busy.
 test.describe.configure({ timeout: 60_000 });

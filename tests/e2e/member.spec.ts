@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/config.ts';
+import { axeViolations } from './checks.ts';
 
 // The signed-in area against the real stack: members are created with the auth admin API, signed in with
 // the password grant, and the session is stored where supabase-js keeps it before the page loads.
@@ -401,8 +401,7 @@ test.describe('axe', () => {
       await page.goto(path);
       await expect(rail(page).getByText('Verified')).toBeVisible();
       await expect(main(page).getByRole('status')).toHaveCount(0);
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await context.close();
     });
   }
@@ -412,8 +411,7 @@ test.describe('axe', () => {
     const page = await context.newPage();
     await page.goto('/analysis');
     await expect(main(page).getByText('Please sign in to access market analysis.')).toBeVisible();
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeViolations } from './checks.ts';
 
 // News pages against the real news function, which reads fixture feeds served on 127.0.0.1 by scripts/test.ts
 // (E2E_FEEDS_URL), fresh on every request. One test takes every feed down, so the tests here run one at a time.
@@ -204,8 +204,7 @@ for (const path of ['/news', '/investing-news', '/trading-ideas']) {
     await page.goto(path);
     await page.getByText('Latest', { exact: false }).last().scrollIntoViewIfNeeded();
     await expect(cards(page).first()).toBeVisible(LOADED);
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await context.close();
   });
 }

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeViolations, postsTo } from './checks.ts';
 import { sentTo, waitForMail } from './mail.ts';
 
 const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
@@ -11,24 +11,10 @@ const card = (page: Page) => page.locator('#newsletter');
 const emailField = (page: Page) => card(page).getByLabel('Email address');
 const subscribe = (page: Page) => card(page).getByRole('button', { name: /^Subscrib(e|ing\.\.\.)$/ });
 
-/** Every POST the page makes to the function. */
-function signUpRequests(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('request', (req) => {
-    if (req.url().startsWith(FUNCTION) && req.method() === 'POST') seen.push(req.postData() ?? '');
-  });
-  return seen;
-}
-
 // The machine running these may be busy: a first call loads the function, and axe takes a while.
 test.describe.configure({ timeout: 90_000 });
 /** For what follows a round trip to a function. */
 const AFTER_CALL = { timeout: 20_000 };
-
-async function expectNoAxeViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 test('subscribe, read the verification mail, open its link: Email verified', async ({ page }) => {
   const email = uniqueEmail();
@@ -66,14 +52,14 @@ test('subscribe, read the verification mail, open its link: Email verified', asy
 
 test('no email: "Please enter your email address." on the field, focused, and nothing sent', async ({ page }) => {
   await page.goto('/');
-  const sent = signUpRequests(page);
+  const sent = postsTo(page, FUNCTION);
   await subscribe(page).click();
   const error = card(page).getByText('Please enter your email address.');
   await expect(error).toBeVisible();
   await expect(emailField(page)).toHaveAttribute('aria-invalid', 'true');
   await expect(emailField(page)).toHaveAttribute('aria-describedby', (await error.getAttribute('id')) ?? '');
   await expect(emailField(page)).toBeFocused();
-  await expectNoAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
 
   // Typing clears the error; a malformed address gets its own message.
   await emailField(page).fill('reader-at-example');
@@ -86,7 +72,7 @@ test('no email: "Please enter your email address." on the field, focused, and no
 
 test('a filled honeypot: "Please try again later", and nothing is sent', async ({ page }) => {
   await page.goto('/');
-  const sent = signUpRequests(page);
+  const sent = postsTo(page, FUNCTION);
   const honeypot = card(page).locator('input[name="website"]');
   await expect(honeypot).toHaveAttribute('tabindex', '-1');
   await expect(honeypot).toHaveAttribute('autocomplete', 'off');
@@ -120,7 +106,7 @@ test('an unknown link lands on "Link not valid", with a way to subscribe again',
   await expect(page).toHaveTitle('Link Not Valid | SignalOne');
   await expect(page.getByText('Email verified')).toBeHidden();
   await expect(page.getByRole('link', { name: 'Subscribe again' })).toHaveAttribute('href', '/#newsletter');
-  await expectNoAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
 });
 
 test('an expired link lands on "Link expired"; Subscribe again leads to the card', async ({ page }) => {
@@ -130,7 +116,7 @@ test('an expired link lands on "Link expired"; Subscribe again leads to the card
   await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /link has expired/);
   await expect(page.getByText('This verification link has expired')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Go to homepage' })).toHaveAttribute('href', '/');
-  await expectNoAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
   await page.getByRole('link', { name: 'Subscribe again' }).click();
   await expect(page).toHaveURL(/\/#newsletter$/);
   await expect(emailField(page)).toBeVisible();
@@ -139,5 +125,5 @@ test('an expired link lands on "Link expired"; Subscribe again leads to the card
 test('Home with the newsletter card has no axe violations @mobile', async ({ page }) => {
   await page.goto('/');
   await expect(emailField(page)).toBeVisible();
-  await expectNoAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
 });

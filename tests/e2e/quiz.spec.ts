@@ -1,13 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeViolations } from './checks.ts';
 
 const main = (page: Page) => page.locator('main');
 const progress = (page: Page) => main(page).getByRole('progressbar', { name: 'Quiz progress' });
-
-async function axeViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 test.describe.configure({ timeout: 60_000 });
 

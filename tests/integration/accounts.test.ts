@@ -1,21 +1,14 @@
 // user-signup and password-reset through the real stack: supabase-js invoke, the functions host, the auth
 // service, Postgres, SMTP and the mail catcher. Checks are on answers, stored users and profiles, and mail.
-import { FunctionsHttpError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fragment, GOOD_PASSWORD, openLink, uniqueEmail, verifyLink } from './auth-helpers.ts';
-import { startTestStack, type TestStack } from './stack.ts';
+import { failure, startTestStack, type TestStack } from './stack.ts';
 
 const SITE = 'http://127.0.0.1:4321';
 const SENT = 'If an account exists for this email, a password reset link is on its way.';
 
 async function invoke(t: TestStack, name: string, body: unknown) {
   return t.anon().functions.invoke(name, { body: body as Record<string, unknown> });
-}
-
-async function failure(error: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  expect(error).toBeInstanceOf(FunctionsHttpError);
-  const res = (error as FunctionsHttpError).context as Response;
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 async function userByEmail(t: TestStack, email: string) {

@@ -1,10 +1,9 @@
 // send-contact-email through the real stack: supabase-js invoke, the functions host, REST, Postgres, SMTP
 // and the mail catcher. Every check is on what the caller gets, what got stored, or what got mailed.
 import { randomUUID } from 'node:crypto';
-import { FunctionsHttpError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type MailCatcher, startMailCatcher } from '../../supabase/local/mail/index.ts';
-import { freePort, type MailMessage, startTestStack, type TestStack } from './stack.ts';
+import { failure, failureHeaders, freePort, type MailMessage, startTestStack, type TestStack } from './stack.ts';
 
 interface Row {
   id: string;
@@ -44,13 +43,6 @@ async function mailFrom(t: TestStack, email: string): Promise<Mail[]> {
 
 async function invoke(t: TestStack, body: unknown) {
   return t.anon().functions.invoke('send-contact-email', { body: body as Record<string, unknown> });
-}
-
-/** The status and JSON body of a failed invoke, as the site reads them. */
-async function failure(error: unknown): Promise<{ status: number; body: Record<string, unknown>; res: Response }> {
-  expect(error).toBeInstanceOf(FunctionsHttpError);
-  const res = (error as FunctionsHttpError).context as Response;
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, res };
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
@@ -140,10 +132,11 @@ describe('send-contact-email', () => {
     const email = sender();
     const { data, error } = await invoke(t, build(email));
     expect(data).toBeNull();
-    const { status, body, res } = await failure(error);
+    const { status, body } = await failure(error);
+    const headers = failureHeaders(error);
     expect(status).toBe(400);
     expect(body).toEqual({ error: message, field });
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(headers.get('access-control-allow-origin')).toBe('*');
     expect(await rowsFrom(t, email)).toEqual([]);
     expect(await mailFrom(t, email)).toEqual([]);
   });
@@ -299,12 +292,13 @@ describe('send-contact-email with rate limits on', () => {
     }
     const email = sender();
     const { error } = await invoke(t, { name: 'Jo', email, message: 'One too many' });
-    const { status, body, res } = await failure(error);
+    const { status, body } = await failure(error);
+    const headers = failureHeaders(error);
     expect(status).toBe(429);
     expect(body.error).toMatch(
       /^Too many requests from your address\. Please try again in (10 minutes|\d+ seconds?)\.$/,
     );
-    const retryAfter = Number(res.headers.get('retry-after'));
+    const retryAfter = Number(headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(590);
     expect(retryAfter).toBeLessThanOrEqual(600);
     expect(await rowsFrom(t, email)).toEqual([]);

@@ -1,10 +1,9 @@
 // newsletter-signup through the real stack: supabase-js invoke, the functions host, REST, Postgres, SMTP and
 // the mail catcher; the verification link is opened as a browser would (a GET without keys).
 import { randomUUID } from 'node:crypto';
-import { FunctionsHttpError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type MailCatcher, startMailCatcher } from '../../supabase/local/mail/index.ts';
-import { freePort, startTestStack, type TestStack } from './stack.ts';
+import { failure, freePort, startTestStack, type TestStack } from './stack.ts';
 
 interface Row {
   id: string;
@@ -50,12 +49,6 @@ async function open(link: string): Promise<{ status: number; location: string | 
   const res = await fetch(link, { redirect: 'manual' });
   await res.body?.cancel();
   return { status: res.status, location: res.headers.get('location') };
-}
-
-async function failure(error: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  expect(error).toBeInstanceOf(FunctionsHttpError);
-  const res = (error as FunctionsHttpError).context as Response;
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 describe('newsletter-signup', () => {

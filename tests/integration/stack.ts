@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient, FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js';
 import postgres from 'postgres';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { freePort } from '../../scripts/free-port.ts';
 import { loadConfig, type StackConfig } from '../../supabase/local/config.ts';
 import { type RunningStack, startStack } from '../../supabase/local/server.ts';
@@ -149,4 +149,17 @@ export async function startTestStack(overrides: Partial<StackConfig> = {}): Prom
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The status and JSON body of a function call that failed (a FunctionsHttpError), as the site reads them. */
+export async function failure(error: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  expect(error).toBeInstanceOf(FunctionsHttpError);
+  const res = (error as FunctionsHttpError).context as Response;
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** The response headers of a function call that failed. */
+export function failureHeaders(error: unknown): Headers {
+  expect(error).toBeInstanceOf(FunctionsHttpError);
+  return ((error as FunctionsHttpError).context as Response).headers;
 }
