@@ -1,4 +1,4 @@
-// The admin API with the service_role key (SUPABASE_WIRE §2 admin create-user, GoTrue admin.go): users,
+// The admin API with the service_role key (supabase/local/WIRE.md §16, GoTrue admin.go): users,
 // pagination headers, generate_link, and who may call it.
 import { AuthApiError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

@@ -1,4 +1,4 @@
-// Email round trips (SUPABASE_WIRE §5, §9): the mail, its /verify link, the 303 Location, and the session the
+// Email round trips (supabase/local/WIRE.md §9-§11): the mail, its /verify link, the 303 Location and the session the
 // client builds from it; PKCE code exchange; expired and spent links; verifyOtp with a token hash.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {

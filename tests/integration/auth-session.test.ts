@@ -1,5 +1,5 @@
-// Password sign-in, the access token, refresh rotation, /user, updateUser and signOut (SUPABASE_WIRE §1, §3,
-// §4, §6, §7, §8, §11, §15) through supabase-js, with raw calls where the client hides the wire.
+// Password sign-in, the access token, refresh rotation, /user, updateUser and signOut (supabase/local/WIRE.md §5,
+// §6, §13, §14, §15, §26) through supabase-js, with raw calls where the client hides the wire.
 import { AuthApiError, AuthSessionMissingError, AuthWeakPasswordError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { claimsOf, confirmedUser, GOOD_PASSWORD, raw, storedClient, uniqueEmail } from './auth-helpers.ts';

@@ -1,4 +1,5 @@
-// Sign-up as supabase-js sees it (SUPABASE_WIRE §2), its confirmation mail, and the anti-enumeration answers.
+// Sign-up as supabase-js sees it (supabase/local/WIRE.md §7, §8), its confirmation mail, and the
+// anti-enumeration answers.
 import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fragment, GOOD_PASSWORD, openLink, raw, uniqueEmail, verifyLink } from './auth-helpers.ts';

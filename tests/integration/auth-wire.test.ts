@@ -1,4 +1,4 @@
-// The error wire of /auth/v1 (SUPABASE_WIRE §0): body shapes by API version, x-sb-error-code, the echoed
+// The error wire of /auth/v1 (supabase/local/WIRE.md §4, §2): body shapes by API version, x-sb-error-code, the echoed
 // X-Supabase-Api-Version header and the CORS headers a browser needs to read them.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { raw, uniqueEmail } from './auth-helpers.ts';
