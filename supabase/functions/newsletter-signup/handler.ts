@@ -17,7 +17,7 @@ export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
 /** Verification link opens per IP address per window. */
 export const VERIFY_RATE_LIMIT: RateLimitRule = { max: 30, windowMs: 10 * 60_000 };
 
-/** The text the site shows when subscribing fails (SPEC: Newsletter failure). */
+/** The text the site shows when subscribing fails (`failure` in content/labels/newsletter.md). */
 export const FAILURE_MESSAGE = 'Failed to subscribe. Please try again later.';
 export const VERIFY_FAILURE_MESSAGE = 'Could not verify your email right now. Please open the link again later.';
 
