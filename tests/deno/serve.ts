@@ -1,0 +1,101 @@
+// Serves Edge Functions with Deno: each function's own index.ts (`Deno.serve(createHandler())`) in its own
+// Deno process, as hosted Supabase runs it, with the import map it deploys with and only the variables it
+// is given. Deno.serve listens where DENO_SERVE_ADDRESS says (a free port on 127.0.0.1).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { denoBinary, denoEnv, entryOf, functionNames, IMPORT_MAP } from '../../scripts/deno.ts';
+import { freePort } from '../../scripts/free-port.ts';
+
+export interface DenoFunctions {
+  /** Where the function listens, e.g. http://127.0.0.1:43121; it answers any path, as behind the gateway. */
+  origin(name: string): string;
+  /** What the function's process printed so far (for failure messages). */
+  output(name: string): string;
+  stop(): Promise<void>;
+}
+
+interface Served {
+  child: ChildProcess;
+  origin: string;
+  output: string[];
+}
+
+/**
+ * Permissions: network and environment, what these functions use on hosted Supabase; `sys` for the host
+ * name nodemailer puts in its SMTP greeting. The heap is capped at hosted Supabase's 256 MB.
+ */
+const DENO_RUN_FLAGS = [
+  'run',
+  '--frozen',
+  '--no-prompt',
+  '--allow-net',
+  '--allow-env',
+  '--allow-sys=hostname',
+  '--v8-flags=--max-old-space-size=256',
+];
+
+function serveOne(name: string, env: Record<string, string | undefined>, port: number): Promise<Served> {
+  const child = spawn(denoBinary(), [...DENO_RUN_FLAGS, '--config', IMPORT_MAP, entryOf(name)], {
+    env: denoEnv({ ...env, DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}` }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const served: Served = { child, origin: `http://127.0.0.1:${port}`, output };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not listen within 150 s under Deno:\n${output.join('')}`));
+    }, 150_000);
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      if (output.join('').includes(`Listening on ${served.origin}/`)) {
+        clearTimeout(timer);
+        resolve(served);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code}) under Deno before listening:\n${output.join('')}`));
+    });
+  });
+}
+
+/** Starts every function (or the named ones) under Deno at once, with `env` as its whole environment. */
+export async function serveWithDeno(
+  env: Record<string, string | undefined>,
+  names: string[] = functionNames(),
+): Promise<DenoFunctions> {
+  const ports = await Promise.all(names.map(() => freePort()));
+  const started = await Promise.allSettled(names.map((name, i) => serveOne(name, env, ports[i] as number)));
+  const servers = new Map<string, Served>();
+  started.forEach((result, i) => {
+    if (result.status === 'fulfilled') servers.set(names[i] as string, result.value);
+  });
+  const stop = () =>
+    Promise.all(
+      [...servers.values()].map(
+        ({ child }) =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      ),
+    ).then(() => undefined);
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  const get = (name: string) => {
+    const served = servers.get(name);
+    if (!served) throw new Error(`${name} is not served under Deno`);
+    return served;
+  };
+  return {
+    origin: (name) => get(name).origin,
+    output: (name) => get(name).output.join(''),
+    stop,
+  };
+}
