@@ -2,6 +2,7 @@
 // Deno process, as hosted Supabase runs it, with the import map it deploys with and only the variables it
 // is given. Deno.serve listens where DENO_SERVE_ADDRESS says (a free port on 127.0.0.1).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { denoBinary, denoEnv, entryOf, functionNames, IMPORT_MAP } from '../../scripts/deno.ts';
 import { freePort } from '../../scripts/free-port.ts';
 
@@ -10,6 +11,8 @@ export interface DenoFunctions {
   origin(name: string): string;
   /** What the function's process printed so far (for failure messages). */
   output(name: string): string;
+  /** CPU time the function's process has used so far, in ms (Linux: /proc), or undefined elsewhere. */
+  cpuMs(name: string): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -61,6 +64,15 @@ function serveOne(name: string, env: Record<string, string | undefined>, port: n
   });
 }
 
+/** utime + stime of a process (all its threads), from /proc/<pid>/stat, in ms (the kernel counts 100 ticks/s). */
+function cpuMs(pid: number | undefined): number | undefined {
+  const stat = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(stat)) return undefined;
+  // The fields after the command name, which is in parentheses and may hold spaces: utime, stime are 14, 15.
+  const fields = readFileSync(stat, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Starts every function (or the named ones) under Deno at once, with `env` as its whole environment. */
 export async function serveWithDeno(
   env: Record<string, string | undefined>,
@@ -96,6 +108,7 @@ export async function serveWithDeno(
   return {
     origin: (name) => get(name).origin,
     output: (name) => get(name).output.join(''),
+    cpuMs: (name) => cpuMs(get(name).child.pid),
     stop,
   };
 }
