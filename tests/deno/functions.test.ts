@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { type FunctionInvokeOptions, FunctionsClient } from '@supabase/functions-js';
 import { FunctionsFetchError } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { functionNames } from '../../scripts/deno.ts';
 import { type FeedServer, startFeedServer } from '../../scripts/feed-server.ts';
 import { functionEnv } from '../../supabase/local/functions/settings.ts';
@@ -45,6 +45,15 @@ let feeds: FeedServer;
 let t: TestStack;
 let deno: DenoFunctions;
 
+// Per-IP limits are on, as in production, and counted in Postgres: each test is its own visitor, whose address
+// both hosts see in X-Forwarded-For (the stack's gateway trusts it from 127.0.0.1, the test's own address).
+let visitorCount = 0;
+let visitor = '';
+beforeEach(() => {
+  visitorCount += 1;
+  visitor = `198.51.100.${visitorCount}`;
+});
+
 beforeAll(async () => {
   feeds = await startFeedServer();
   t = await startTestStack({
@@ -52,6 +61,8 @@ beforeAll(async () => {
       feedUrls: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
       investingFeedUrl: feeds.feedUrl('investing.xml'),
     },
+    rateLimits: true,
+    trustedProxies: '127.0.0.1',
   });
   // The variables the Node host gives each function, Supabase's and the project's, and nothing else.
   deno = await serveWithDeno(functionEnv(t.config));
@@ -82,23 +93,22 @@ async function bodyOf(res: Response): Promise<unknown> {
 }
 
 /**
- * The Deno server is reached directly, without the stack's gateway: the request carries what the gateway
- * adds on hosted Supabase (the caller's address in X-Forwarded-For) and the key the site sends.
+ * The Deno server is reached directly, without the stack's gateway: the request carries the key the site
+ * sends, and the visitor's address in X-Forwarded-For, where hosted Supabase's gateway puts it.
  */
 function denoClient(name: string): FunctionsClient {
   return new FunctionsClient(deno.origin(name), {
-    headers: {
-      apikey: t.config.anonKey,
-      Authorization: `Bearer ${t.config.anonKey}`,
-      'x-forwarded-for': '127.0.0.1',
-    },
+    headers: { apikey: t.config.anonKey, Authorization: `Bearer ${t.config.anonKey}` },
   });
 }
 
 /** supabase-js `functions.invoke`, as the site calls a function, on either host. */
 async function invoke(host: Host, name: string, options: FunctionInvokeOptions): Promise<Answer> {
   const client = host === 'node' ? t.anon().functions : denoClient(name);
-  const { data, error, response } = await client.invoke(name, options);
+  const { data, error, response } = await client.invoke(name, {
+    ...options,
+    headers: { ...options.headers, 'x-forwarded-for': visitor },
+  });
   if (error) {
     if (error instanceof FunctionsFetchError) throw new Error(`${name} on ${host}: ${error.message}`);
     const res = error.context as Response;
@@ -112,7 +122,7 @@ async function invoke(host: Host, name: string, options: FunctionInvokeOptions):
 async function request(host: Host, name: string, query = '', init: RequestInit = {}): Promise<Answer> {
   const url = host === 'node' ? `${t.url}/functions/v1/${name}${query}` : `${deno.origin(name)}/${name}${query}`;
   const headers = new Headers(init.headers);
-  if (host === 'deno') headers.set('x-forwarded-for', '127.0.0.1');
+  headers.set('x-forwarded-for', visitor);
   const res = await fetch(url, { redirect: 'manual', ...init, headers });
   return { status: res.status, headers: keyHeaders(res.headers), body: await bodyOf(res) };
 }
@@ -155,7 +165,7 @@ describe('send-contact-email', () => {
       });
       const { data: rows } = await t.admin().from('contact_messages').select('*').eq('email', email);
       expect(rows).toEqual([
-        expect.objectContaining({ subject, ip: '127.0.0.1', delivery_status: 'sent', delivery_error: null }),
+        expect.objectContaining({ subject, ip: visitor, delivery_status: 'sent', delivery_error: null }),
       ]);
       return result;
     });
@@ -198,6 +208,36 @@ describe('send-contact-email', () => {
   });
 });
 
+describe('the per-IP limit, counted in Postgres, is one count across both runtimes', () => {
+  test.each(['send-contact-email', 'newsletter-signup', 'user-signup', 'password-reset'])(
+    '%s: five requests through either host, then the same 429 from both',
+    async (name) => {
+      // Bad input counts too (the limit is checked first) and keeps the test from storing or mailing anything.
+      for (const host of ['node', 'deno', 'node', 'deno', 'node'] as const) {
+        expect((await invoke(host, name, { body: { email: 'nobody' } })).status, host).toBe(400);
+      }
+      const retryAfter: string[] = [];
+      const answer = await both(async (host) => {
+        const client = host === 'node' ? t.anon().functions : denoClient(name);
+        const { error } = await client.invoke(name, {
+          body: { email: 'nobody' },
+          headers: { 'x-forwarded-for': visitor },
+        });
+        const res = (error as { context: Response }).context;
+        retryAfter.push(res.headers.get('retry-after') ?? '');
+        return { status: res.status, headers: keyHeaders(res.headers), body: await bodyOf(res) };
+      });
+      expect(answer).toEqual({
+        status: 429,
+        headers: JSON_HEADERS,
+        body: { error: 'Too many requests from your address. Please try again in 10 minutes.' },
+      });
+      // Seconds left in the window: the two answers may be a second apart.
+      for (const seconds of retryAfter) expect(Number(seconds)).toBeGreaterThan(500);
+    },
+  );
+});
+
 describe('newsletter-signup', () => {
   const tokenIn = async (email: string) => {
     const mail = await t.mail.waitFor(email);
@@ -212,7 +252,7 @@ describe('newsletter-signup', () => {
     const emails: Record<Host, string> = { node: address('reader-node'), deno: address('reader-deno') };
     const answer = await both((host) => invoke(host, 'newsletter-signup', { body: { email: emails[host] } }));
     expect(answer).toEqual({ status: 200, headers: JSON_HEADERS, body: { success: true } });
-    for (const host of HOSTS) expect(await rowOf(emails[host])).toEqual([{ status: 'pending', ip: '127.0.0.1' }]);
+    for (const host of HOSTS) expect(await rowOf(emails[host])).toEqual([{ status: 'pending', ip: visitor }]);
 
     const tokens = { node: await tokenIn(emails.node), deno: await tokenIn(emails.deno) };
     const opened = await both((host) => request(host, 'newsletter-signup', `?token=${tokens[host]}`));
@@ -221,7 +261,7 @@ describe('newsletter-signup', () => {
       headers: expect.objectContaining({ location: `${t.config.siteUrl}/newsletter-verified` }),
       body: '',
     });
-    for (const host of HOSTS) expect(await rowOf(emails[host])).toEqual([{ status: 'verified', ip: '127.0.0.1' }]);
+    for (const host of HOSTS) expect(await rowOf(emails[host])).toEqual([{ status: 'verified', ip: visitor }]);
   });
 
   test('an unknown token redirects to the invalid page on both', async () => {
