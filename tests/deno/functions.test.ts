@@ -44,6 +44,8 @@ const JSON_HEADERS = { ...CORS, 'content-type': 'application/json' };
 let feeds: FeedServer;
 let t: TestStack;
 let deno: DenoFunctions;
+/** send-contact-email once more under Deno, as on hosted Supabase (SB_REGION set) with SMTP on port 587. */
+let hosted: DenoFunctions;
 
 // Per-IP limits are on, as in production, and counted in Postgres: each test is its own visitor, whose address
 // both hosts see in X-Forwarded-For (the stack's gateway trusts it from 127.0.0.1, the test's own address).
@@ -65,7 +67,11 @@ beforeAll(async () => {
     trustedProxies: '127.0.0.1',
   });
   // The variables the Node host gives each function, Supabase's and the project's, and nothing else.
-  deno = await serveWithDeno(functionEnv(t.config));
+  const env = functionEnv(t.config);
+  [deno, hosted] = await Promise.all([
+    serveWithDeno(env),
+    serveWithDeno({ ...env, SB_REGION: 'eu-central-1', SMTP_URL: 'smtp://127.0.0.1:587' }, ['send-contact-email']),
+  ]);
 }, 240_000);
 
 afterAll(async () => {
@@ -74,6 +80,7 @@ afterAll(async () => {
     for (const name of functionNames()) console.log(`--- ${name} under Deno\n${deno.output(name)}`);
   }
   await deno?.stop();
+  await hosted?.stop();
   await t?.stop();
   await feeds?.close();
 });
@@ -205,6 +212,25 @@ describe('send-contact-email', () => {
       headers: { ...JSON_HEADERS, allow: 'POST, OPTIONS' },
       body: { error: 'Method not allowed: use POST.' },
     });
+  });
+});
+
+describe('hosted Supabase blocks SMTP on ports 25 and 587', () => {
+  test('with SB_REGION set, send-contact-email under Deno refuses smtp:// on 587, keeps the message and says what to set', async () => {
+    const email = address('contact-hosted');
+    const { data, error } = await new FunctionsClient(hosted.origin('send-contact-email'), {
+      headers: { apikey: t.config.anonKey, Authorization: `Bearer ${t.config.anonKey}`, 'x-forwarded-for': visitor },
+    }).invoke('send-contact-email', { body: { name: 'Di Ray', email, message: 'Is my message kept?' } });
+    expect(error).toBeNull();
+    expect(data).toEqual({ success: true, queued: true });
+    const { data: rows } = await t.admin().from('contact_messages').select('*').eq('email', email);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        message: 'Is my message kept?',
+        delivery_status: 'failed',
+        delivery_error: expect.stringContaining('use smtps://user:pass@host:465 (implicit TLS) or set RESEND_API_KEY'),
+      }),
+    ]);
   });
 });
 
