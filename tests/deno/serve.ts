@@ -23,8 +23,9 @@ interface Served {
 }
 
 /**
- * Permissions: network and environment, what these functions use on hosted Supabase; `sys` for the host
- * name nodemailer puts in its SMTP greeting. The heap is capped at hosted Supabase's 256 MB.
+ * Permissions: network and environment only, nothing else the functions need (nodemailer asks for the host
+ * name for its SMTP greeting, and without `sys` permission falls back to [127.0.0.1] on its own). The heap is
+ * capped at hosted Supabase's 256 MB.
  */
 const DENO_RUN_FLAGS = [
   'run',
@@ -32,7 +33,6 @@ const DENO_RUN_FLAGS = [
   '--no-prompt',
   '--allow-net',
   '--allow-env',
-  '--allow-sys=hostname',
   '--v8-flags=--max-old-space-size=256',
 ];
 
