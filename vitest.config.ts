@@ -20,6 +20,17 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      {
+        test: {
+          // The functions on Deno beside the Node host (`npm test -- deno`); the first run downloads their
+          // npm packages into node_modules/.cache/deno.
+          name: 'deno',
+          include: ['tests/deno/**/*.test.ts'],
+          globalSetup: ['tests/integration/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 240_000,
+        },
+      },
     ],
   },
 });

@@ -71,7 +71,7 @@ async function vitest(step: string, project: string, env: NodeJS.ProcessEnv = {}
   totals.failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
 }
 
-// `npm test -- e2e size` runs only the named steps: check, unit, integration, postgres, size, e2e.
+// `npm test -- e2e size` runs only the named steps: check, unit, integration, postgres, deno, size, e2e.
 // Arguments that name spec files (`npm test -- e2e tests/e2e/auth.spec.ts`) narrow the e2e step to them.
 const args = process.argv.slice(2);
 const specs = args.filter((a) => a.includes('/') || a.endsWith('.ts'));
@@ -96,6 +96,12 @@ if (want('postgres')) {
   } finally {
     await cluster.stop();
   }
+}
+// The Edge Functions on Deno, hosted Supabase's runtime: `deno check` of each entry, then each one served by
+// Deno beside the stack's Node host, answering alike (tests/deno).
+if (want('deno')) {
+  (await run('deno check (Edge Functions)', 'scripts/deno.ts', [])) ? totals.passed++ : totals.failed++;
+  await vitest('Edge Functions on Deno', 'deno');
 }
 
 let built = false;

@@ -1,0 +1,415 @@
+// Every Edge Function on Deno, the runtime hosted Supabase runs it on, against the Node functions host of the
+// local stack: the same request to /functions/v1/<name> on the stack and to the function's own Deno server
+// must get the same answer (status, JSON body, CORS, Cache-Control, Location), and what each stored or
+// mailed is checked in the stack's database and mail catcher. Both run the same handler.ts; the Deno side
+// starts from index.ts with the import map supabase/functions/deno.json and the env the Node host gives.
+import { randomUUID } from 'node:crypto';
+import { type FunctionInvokeOptions, FunctionsClient } from '@supabase/functions-js';
+import { FunctionsFetchError } from '@supabase/supabase-js';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { functionNames } from '../../scripts/deno.ts';
+import { type FeedServer, startFeedServer } from '../../scripts/feed-server.ts';
+import { functionEnv } from '../../supabase/local/functions/settings.ts';
+import { startTestStack, type TestStack } from '../integration/stack.ts';
+import { type DenoFunctions, serveWithDeno } from './serve.ts';
+
+const HOSTS = ['node', 'deno'] as const;
+type Host = (typeof HOSTS)[number];
+
+/** What a caller gets: status, the headers a function sets itself, and the body (JSON parsed). */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+const KEY_HEADERS = [
+  'content-type',
+  'cache-control',
+  'access-control-allow-origin',
+  'access-control-allow-headers',
+  'access-control-allow-methods',
+  'allow',
+  'location',
+];
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers':
+    'authorization, x-client-info, apikey, content-type, x-retry-count, traceparent, tracestate, baggage',
+  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+};
+const JSON_HEADERS = { ...CORS, 'content-type': 'application/json' };
+
+let feeds: FeedServer;
+let t: TestStack;
+let deno: DenoFunctions;
+/** send-contact-email once more under Deno, as on hosted Supabase (SB_REGION set) with SMTP on port 587. */
+let hosted: DenoFunctions;
+
+// Per-IP limits are on, as in production, and counted in Postgres: each test is its own visitor, whose address
+// both hosts see in X-Forwarded-For (the stack's gateway trusts it from 127.0.0.1, the test's own address).
+let visitorCount = 0;
+let visitor = '';
+beforeEach(() => {
+  visitorCount += 1;
+  visitor = `198.51.100.${visitorCount}`;
+});
+
+beforeAll(async () => {
+  feeds = await startFeedServer();
+  t = await startTestStack({
+    news: {
+      feedUrls: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
+      investingFeedUrl: feeds.feedUrl('investing.xml'),
+    },
+    rateLimits: true,
+    trustedProxies: '127.0.0.1',
+  });
+  // The variables the Node host gives each function, Supabase's and the project's, and nothing else.
+  const env = functionEnv(t.config);
+  [deno, hosted] = await Promise.all([
+    serveWithDeno(env),
+    serveWithDeno({ ...env, SB_REGION: 'eu-central-1', SMTP_URL: 'smtp://127.0.0.1:587' }, ['send-contact-email']),
+  ]);
+}, 240_000);
+
+afterAll(async () => {
+  // SHOW_DENO_OUTPUT=1 prints what each function logged under Deno.
+  if (deno && process.env.SHOW_DENO_OUTPUT) {
+    for (const name of functionNames()) console.log(`--- ${name} under Deno\n${deno.output(name)}`);
+  }
+  await deno?.stop();
+  await hosted?.stop();
+  await t?.stop();
+  await feeds?.close();
+});
+
+function keyHeaders(headers: Headers): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of KEY_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) picked[name] = value;
+  }
+  return picked;
+}
+
+async function bodyOf(res: Response): Promise<unknown> {
+  const text = await res.text();
+  return res.headers.get('content-type')?.includes('application/json') ? JSON.parse(text) : text;
+}
+
+/**
+ * The Deno server is reached directly, without the stack's gateway: the request carries the key the site
+ * sends, and the visitor's address in X-Forwarded-For, where hosted Supabase's gateway puts it.
+ */
+function denoClient(name: string): FunctionsClient {
+  return new FunctionsClient(deno.origin(name), {
+    headers: { apikey: t.config.anonKey, Authorization: `Bearer ${t.config.anonKey}` },
+  });
+}
+
+/** supabase-js `functions.invoke`, as the site calls a function, on either host. */
+async function invoke(host: Host, name: string, options: FunctionInvokeOptions): Promise<Answer> {
+  const client = host === 'node' ? t.anon().functions : denoClient(name);
+  const { data, error, response } = await client.invoke(name, {
+    ...options,
+    headers: { ...options.headers, 'x-forwarded-for': visitor },
+  });
+  if (error) {
+    if (error instanceof FunctionsFetchError) throw new Error(`${name} on ${host}: ${error.message}`);
+    const res = error.context as Response;
+    return { status: res.status, headers: keyHeaders(res.headers), body: await bodyOf(res) };
+  }
+  const res = response as Response;
+  return { status: res.status, headers: keyHeaders(res.headers), body: data };
+}
+
+/** A plain request (a link opened in a browser, a preflight, a GET), on either host. */
+async function request(host: Host, name: string, query = '', init: RequestInit = {}): Promise<Answer> {
+  const url = host === 'node' ? `${t.url}/functions/v1/${name}${query}` : `${deno.origin(name)}/${name}${query}`;
+  const headers = new Headers(init.headers);
+  headers.set('x-forwarded-for', visitor);
+  const res = await fetch(url, { redirect: 'manual', ...init, headers });
+  return { status: res.status, headers: keyHeaders(res.headers), body: await bodyOf(res) };
+}
+
+/** The same call on both hosts, one after the other; both answers must be equal. */
+async function both(call: (host: Host) => Promise<Answer>): Promise<Answer> {
+  const node = await call('node');
+  const onDeno = await call('deno');
+  expect(onDeno, 'Deno answered differently from the Node host').toEqual(node);
+  return node;
+}
+
+const address = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
+
+describe('every function boots under Deno and answers a CORS preflight', () => {
+  test.each(functionNames())('%s', async (name) => {
+    const answer = await both((host) =>
+      request(host, name, '', {
+        method: 'OPTIONS',
+        headers: { Origin: 'http://127.0.0.1:4321', 'Access-Control-Request-Method': 'POST' },
+      }),
+    );
+    expect(answer).toEqual({
+      status: 200,
+      headers: { ...CORS, 'content-type': 'text/plain;charset=UTF-8' },
+      body: 'ok',
+    });
+  });
+});
+
+describe('send-contact-email', () => {
+  test('a message is stored and mailed to the inbox by each host, with the same answer', async () => {
+    const subjects: string[] = [];
+    const answer = await both(async (host) => {
+      const email = address(`contact-${host}`);
+      const subject = `Question sent through ${host} ${randomUUID().slice(0, 6)}`;
+      subjects.push(subject);
+      const result = await invoke(host, 'send-contact-email', {
+        body: { name: 'Ann Lee', email, subject, message: 'How many signals\nper week?' },
+      });
+      const { data: rows } = await t.admin().from('contact_messages').select('*').eq('email', email);
+      expect(rows).toEqual([
+        expect.objectContaining({ subject, ip: visitor, delivery_status: 'sent', delivery_error: null }),
+      ]);
+      return result;
+    });
+    expect(answer).toEqual({ status: 200, headers: JSON_HEADERS, body: { success: true } });
+    for (const subject of subjects) {
+      const mail = (await t.mail.list()).find((m) => m.Subject === subject);
+      expect(mail?.To.map((to) => to.Address)).toEqual([t.config.contactInbox]);
+    }
+  });
+
+  test.each([
+    ['an invalid email', { name: 'Cy', email: 'cy-at-example.com', message: 'Hi' }, 400],
+    ['a missing message', { name: 'Cy', email: 'cy@example.com' }, 400],
+    ['a message over 5,000 characters', { name: 'Cy', email: 'cy@example.com', message: 'x'.repeat(5001) }, 400],
+    ['a body over 64 KB', { name: 'Cy', email: 'cy@example.com', message: 'x'.repeat(70_000) }, 413],
+  ])('%s: the same error from both, nothing stored', async (_label, body, status) => {
+    const before = (await t.admin().from('contact_messages').select('id')).data?.length;
+    const answer = await both((host) => invoke(host, 'send-contact-email', { body }));
+    expect(answer.status).toBe(status);
+    expect(answer.headers).toEqual(JSON_HEADERS);
+    expect(answer.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
+    expect((await t.admin().from('contact_messages').select('id')).data?.length).toBe(before);
+  });
+
+  test('invalid JSON and a GET: the same 400 and 405 from both', async () => {
+    const post = await both((host) =>
+      request(host, 'send-contact-email', '', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', apikey: t.config.anonKey },
+        body: '{"name": "Ed",',
+      }),
+    );
+    expect(post).toEqual({ status: 400, headers: JSON_HEADERS, body: { error: 'Request body is not valid JSON.' } });
+    const get = await both((host) => request(host, 'send-contact-email'));
+    expect(get).toEqual({
+      status: 405,
+      headers: { ...JSON_HEADERS, allow: 'POST, OPTIONS' },
+      body: { error: 'Method not allowed: use POST.' },
+    });
+  });
+});
+
+describe('hosted Supabase blocks SMTP on ports 25 and 587', () => {
+  test('with SB_REGION set, send-contact-email under Deno refuses smtp:// on 587, keeps the message and says what to set', async () => {
+    const email = address('contact-hosted');
+    const { data, error } = await new FunctionsClient(hosted.origin('send-contact-email'), {
+      headers: { apikey: t.config.anonKey, Authorization: `Bearer ${t.config.anonKey}`, 'x-forwarded-for': visitor },
+    }).invoke('send-contact-email', { body: { name: 'Di Ray', email, message: 'Is my message kept?' } });
+    expect(error).toBeNull();
+    expect(data).toEqual({ success: true, queued: true });
+    const { data: rows } = await t.admin().from('contact_messages').select('*').eq('email', email);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        message: 'Is my message kept?',
+        delivery_status: 'failed',
+        delivery_error: expect.stringContaining('use smtps://user:pass@host:465 (implicit TLS) or set RESEND_API_KEY'),
+      }),
+    ]);
+  });
+});
+
+describe('the per-IP limit, counted in Postgres, is one count across both runtimes', () => {
+  test.each(['send-contact-email', 'newsletter-signup', 'user-signup', 'password-reset'])(
+    '%s: five requests through either host, then the same 429 from both',
+    async (name) => {
+      // Bad input counts too (the limit is checked first) and keeps the test from storing or mailing anything.
+      for (const host of ['node', 'deno', 'node', 'deno', 'node'] as const) {
+        expect((await invoke(host, name, { body: { email: 'nobody' } })).status, host).toBe(400);
+      }
+      const retryAfter: string[] = [];
+      const answer = await both(async (host) => {
+        const client = host === 'node' ? t.anon().functions : denoClient(name);
+        const { error } = await client.invoke(name, {
+          body: { email: 'nobody' },
+          headers: { 'x-forwarded-for': visitor },
+        });
+        const res = (error as { context: Response }).context;
+        retryAfter.push(res.headers.get('retry-after') ?? '');
+        return { status: res.status, headers: keyHeaders(res.headers), body: await bodyOf(res) };
+      });
+      expect(answer).toEqual({
+        status: 429,
+        headers: JSON_HEADERS,
+        body: { error: 'Too many requests from your address. Please try again in 10 minutes.' },
+      });
+      // Seconds left in the window: the two answers may be a second apart.
+      for (const seconds of retryAfter) expect(Number(seconds)).toBeGreaterThan(500);
+    },
+  );
+});
+
+describe('newsletter-signup', () => {
+  const tokenIn = async (email: string) => {
+    const mail = await t.mail.waitFor(email);
+    const token = /newsletter-signup\?token=([A-Za-z0-9_-]+)/.exec(mail.Text)?.[1];
+    expect(token, mail.Text).toBeTruthy();
+    return token as string;
+  };
+  const rowOf = async (email: string) =>
+    (await t.admin().from('newsletter_subscribers').select('status, ip').eq('email', email)).data;
+
+  test('a sign-up stores a pending row and mails a link; the link verifies and redirects on both', async () => {
+    const emails: Record<Host, string> = { node: address('reader-node'), deno: address('reader-deno') };
+    const answer = await both((host) => invoke(host, 'newsletter-signup', { body: { email: emails[host] } }));
+    expect(answer).toEqual({ status: 200, headers: JSON_HEADERS, body: { success: true } });
+    for (const host of HOSTS) expect(await rowOf(emails[host])).toEqual([{ status: 'pending', ip: visitor }]);
+
+    const tokens = { node: await tokenIn(emails.node), deno: await tokenIn(emails.deno) };
+    const opened = await both((host) => request(host, 'newsletter-signup', `?token=${tokens[host]}`));
+    expect(opened).toEqual({
+      status: 303,
+      headers: expect.objectContaining({ location: `${t.config.siteUrl}/newsletter-verified` }),
+      body: '',
+    });
+    for (const host of HOSTS) expect(await rowOf(emails[host])).toEqual([{ status: 'verified', ip: visitor }]);
+  });
+
+  test('an unknown token redirects to the invalid page on both', async () => {
+    const answer = await both((host) => request(host, 'newsletter-signup', `?token=${'x'.repeat(43)}`));
+    expect(answer.status).toBe(303);
+    expect(answer.headers.location).toBe(`${t.config.siteUrl}/newsletter-verified?status=invalid`);
+  });
+
+  test.each([
+    ['an invalid email', { email: 'not-an-email' }],
+    ['no email', { userAgent: 'x' }],
+  ])('%s: the same 400 from both, nothing stored', async (_label, body) => {
+    const count = async () => (await t.admin().from('newsletter_subscribers').select('id')).data?.length;
+    const before = await count();
+    const answer = await both((host) => invoke(host, 'newsletter-signup', { body }));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
+    expect(await count()).toBe(before);
+  });
+});
+
+describe('user-signup', () => {
+  const password = 'Str0ng!Passw0rd';
+
+  test('signs a user up through the auth service from both, with the confirmation mail', async () => {
+    const emails: Record<Host, string> = { node: address('member-node'), deno: address('member-deno') };
+    const answer = await both((host) =>
+      invoke(host, 'user-signup', { body: { email: emails[host], password, firstName: 'Ann', lastName: host } }),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.headers).toEqual(JSON_HEADERS);
+    expect(answer.body).toEqual({ message: expect.any(String) });
+    for (const host of HOSTS) {
+      const { data } = await t.admin().from('profiles').select('first_name, last_name').eq('email', emails[host]);
+      expect(data).toEqual([{ first_name: 'Ann', last_name: host }]);
+      expect((await t.mail.waitFor(emails[host])).Text).toContain('/auth/v1/verify');
+    }
+  });
+
+  test('an address with a confirmed account: the same 409 from both', async () => {
+    const email = address('member-taken');
+    const { error } = await t.admin().auth.admin.createUser({ email, password, email_confirm: true });
+    expect(error).toBeNull();
+    const answer = await both((host) =>
+      invoke(host, 'user-signup', { body: { email, password, firstName: 'Bo', lastName: 'Lee' } }),
+    );
+    expect(answer).toEqual({
+      status: 409,
+      headers: JSON_HEADERS,
+      body: { error: 'A user with this email address has already been registered.' },
+    });
+  });
+
+  test.each([
+    ['a weak password', { password: 'short', firstName: 'Cy', lastName: 'Lee' }],
+    ['a missing first name', { password, lastName: 'Lee' }],
+  ])('%s: the same 400 from both, no user', async (_label, fields) => {
+    const email = address('member-bad');
+    const answer = await both((host) => invoke(host, 'user-signup', { body: { email, ...fields } }));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
+    expect((await t.admin().from('profiles').select('user_id').eq('email', email)).data).toEqual([]);
+  });
+});
+
+describe('password-reset', () => {
+  test('mails a recovery link from both, with the same answer', async () => {
+    const emails: Record<Host, string> = { node: address('reset-node'), deno: address('reset-deno') };
+    for (const email of Object.values(emails)) {
+      const { error } = await t.admin().auth.admin.createUser({ email, password: 'Old!Passw0rd', email_confirm: true });
+      expect(error).toBeNull();
+    }
+    const answer = await both((host) => invoke(host, 'password-reset', { body: { email: emails[host] } }));
+    expect(answer.status).toBe(200);
+    expect(answer.headers).toEqual(JSON_HEADERS);
+    expect(answer.body).toEqual({ message: expect.any(String) });
+    for (const host of HOSTS) expect((await t.mail.waitFor(emails[host])).Text).toContain('type=recovery');
+  });
+
+  test('an invalid email: the same 400 from both', async () => {
+    const answer = await both((host) => invoke(host, 'password-reset', { body: { email: 'nobody' } }));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
+  });
+});
+
+describe('news', () => {
+  const withoutTime = (answer: Answer) => ({ ...answer, body: { ...(answer.body as object), updatedAt: 'set' } });
+
+  // Hosted Supabase stops a request past 2 s of CPU. The heaviest request is a cold answer: three feeds
+  // fetched, parsed and merged (the process's CPU time over the request, all threads counted).
+  test('a cold answer under Deno stays well under 2 s of CPU', async () => {
+    const before = deno.cpuMs('news');
+    const answer = await request('deno', 'news', '?feed=combined');
+    const after = deno.cpuMs('news');
+    expect(answer.status).toBe(200);
+    if (before === undefined || after === undefined) return;
+    console.log(`news, cold combined answer under Deno: ${after - before} ms CPU`);
+    expect(after - before).toBeLessThan(1000);
+  });
+
+  test.each([
+    ['combined', 15],
+    ['investing', 20],
+  ])('feed=%s: the same articles and Cache-Control from both', async (feed, count) => {
+    const answer = await both(async (host) => withoutTime(await request(host, 'news', `?feed=${feed}`)));
+    expect(answer.status).toBe(200);
+    expect(answer.headers).toEqual({
+      ...JSON_HEADERS,
+      'cache-control': 'public, max-age=60, s-maxage=300, stale-while-revalidate=300',
+    });
+    const body = answer.body as { articles: { link: string }[]; feeds: { ok: number; total: number } };
+    expect(body.articles).toHaveLength(count);
+    expect(body.feeds.ok).toBe(body.feeds.total);
+  });
+
+  test('an unknown feed: the same 400 from both', async () => {
+    const answer = await both((host) => request(host, 'news', '?feed=weather'));
+    expect(answer).toEqual({
+      status: 400,
+      headers: JSON_HEADERS,
+      body: { error: 'Unknown feed: use feed=combined or feed=investing.' },
+    });
+  });
+});
