@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -148,5 +149,35 @@ describe('writeHostHeaders', () => {
     expect(() => writeHostHeaders(dist, options.supabaseUrl)).toThrow(
       'pages without a CSP <meta> (security.csp in astro.config.mjs): /plain.html',
     );
+  });
+});
+
+// nginx is no dependency of the project; where it is installed (Debian: apt-get install nginx), it checks the include.
+const nginx = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+
+describe.skipIf(!nginx)('the nginx include', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nginx-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is accepted by nginx -t inside a server block', () => {
+    const rules = headerRules(
+      [
+        { route: '/', meta: plainMeta },
+        { route: '/trading-ideas', meta: chartMeta },
+        { route: '/404.html', meta: plainMeta },
+      ],
+      options,
+    );
+    writeFileSync(join(dir, 'headers.conf'), renderNginx(rules));
+    const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${dir}/${t};`);
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      `pid ${dir}/nginx.pid; error_log ${dir}/error.log; events {}
+      http { access_log off; ${temp.join(' ')}
+        server { listen 127.0.0.1:1; root ${dir}; include ${dir}/headers.conf; } }`,
+    );
+    const test = spawnSync(nginx as string, ['-t', '-c', join(dir, 'nginx.conf'), '-p', dir], { encoding: 'utf8' });
+    expect(test.stderr).toContain('test is successful');
+    expect(test.status).toBe(0);
   });
 });
