@@ -131,9 +131,7 @@ export function checkBuild(dir: string, env: Env): string[] {
   }
   for (const [what, where] of found) {
     const list = [...where].sort();
-    problems.push(
-      `the build contains ${what}: ${list.slice(0, 3).join(', ')}${list.length > 3 ? ` and ${list.length - 3} more files` : ''}`,
-    );
+    problems.push(`the build contains ${what}: ${listed(list)}`);
   }
   const home = readFileSync(join(root, 'index.html'), 'utf8');
   const canonical = home.match(/<link rel="canonical" href="([^"]+)"/)?.[1];
@@ -176,32 +174,43 @@ export function checkHeaders(dir: string, env: Env): string[] {
     if (!headersForPath(rules, '/').has(name)) problems.push(`${HEADERS_FILE} sends no ${name}`);
   }
   const supabase = env.PUBLIC_SUPABASE_URL ? safeOrigin(env.PUBLIC_SUPABASE_URL) : null;
-  for (const page of htmlPages(root)) {
-    const route = routeOf(root, page);
-    const meta = metaPolicy(readFileSync(page, 'utf8'));
+  // One line per kind of problem, naming the paths it concerns (a stale build would repeat it on every page).
+  const byProblem = new Map<string, string[]>();
+  const flag = (problem: string, path: string) => byProblem.set(problem, [...(byProblem.get(problem) ?? []), path]);
+  const pages = htmlPages(root)
+    .map((file) => ({ file, route: routeOf(root, file) }))
+    .sort((a, b) => a.route.localeCompare(b.route));
+  for (const { file, route } of pages) {
+    const meta = metaPolicy(readFileSync(file, 'utf8'));
     for (const path of pagePaths(route)) {
       const csp = headersForPath(rules, path).get('Content-Security-Policy');
       if (!csp) {
-        problems.push(`${HEADERS_FILE} has no Content-Security-Policy for ${path}`);
+        flag(`${HEADERS_FILE} has no Content-Security-Policy for`, path);
         continue;
       }
-      if (/'unsafe-inline'|'unsafe-hashes'|'unsafe-eval'/.test(csp))
-        problems.push(`${path}: the CSP allows unsafe sources`);
+      if (/'unsafe-inline'|'unsafe-hashes'|'unsafe-eval'/.test(csp)) flag('the CSP allows unsafe sources on', path);
       const policy = parsePolicy(csp);
-      if (policy.get('frame-ancestors')?.join(' ') !== "'none'")
-        problems.push(`${path}: the CSP lacks frame-ancestors 'none'`);
+      if (policy.get('frame-ancestors')?.join(' ') !== "'none'") flag("the CSP lacks frame-ancestors 'none' on", path);
       if (supabase && !policy.get('connect-src')?.includes(supabase)) {
-        problems.push(
-          `${path}: the CSP's connect-src does not allow PUBLIC_SUPABASE_URL (${supabase}): build again with this env`,
+        flag(
+          `the CSP's connect-src does not allow PUBLIC_SUPABASE_URL (${supabase}), build again with this env:`,
+          path,
         );
       }
       const own = meta ? parsePolicy(meta).get('script-src') : undefined;
       if (own && own.join(' ') !== policy.get('script-src')?.join(' ')) {
-        problems.push(`${path}: the header's script-src differs from the page's own <meta>: build again`);
+        flag("the header's script-src differs from the page's own <meta>, build again:", path);
       }
     }
   }
+  for (const [problem, paths] of byProblem) problems.push(`${problem} ${listed(paths)}`);
   return problems;
+}
+
+/** `a, b, c and 4 more` */
+function listed(items: string[], shown = 3): string {
+  const head = items.slice(0, shown).join(', ');
+  return items.length > shown ? `${head} and ${items.length - shown} more` : head;
 }
 
 /** The CLI's env(NAME) in config.toml: the whole string names a variable; an unset one stays as written. */

@@ -151,9 +151,9 @@ describe('checkHeaders', () => {
     mkdirSync(join(dir, 'news'));
     writeFileSync(join(dir, 'news', 'index.html'), '<title>added later</title>');
     const problems = checkHeaders(dir, production);
-    expect(problems).toContain('_headers has no Content-Security-Policy for /news');
+    expect(problems).toContain('_headers has no Content-Security-Policy for /news, /news/');
     expect(problems).toContain(
-      "/faq: the CSP's connect-src does not allow PUBLIC_SUPABASE_URL (https://abcdefghijklmnopqrst.supabase.co): build again with this env",
+      "the CSP's connect-src does not allow PUBLIC_SUPABASE_URL (https://abcdefghijklmnopqrst.supabase.co), build again with this env: /, /faq, /faq/",
     );
   });
 
@@ -163,8 +163,8 @@ describe('checkHeaders', () => {
         "/*\n  Strict-Transport-Security: max-age=1\n/\n  Content-Security-Policy: script-src 'unsafe-inline'\n",
     });
     const problems = checkHeaders(dir, production);
-    expect(problems).toContain('/: the CSP allows unsafe sources');
-    expect(problems).toContain("/: the CSP lacks frame-ancestors 'none'");
+    expect(problems).toContain('the CSP allows unsafe sources on /');
+    expect(problems).toContain("the CSP lacks frame-ancestors 'none' on /");
     expect(problems).toContain('_headers sends no X-Content-Type-Options');
   });
 
