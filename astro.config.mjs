@@ -3,9 +3,13 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
+import { loadEnv } from 'vite';
+import { LOCAL_SUPABASE_URL, securityHeaders } from './scripts/headers.ts';
 
 const port = Number(process.env.PORT ?? 4321);
 const site = process.env.SITE_URL ?? `http://127.0.0.1:${port}`;
+// The Supabase URL the pages call, read as the pages read it (the environment, then .env files).
+const supabaseUrl = () => loadEnv('production', process.cwd(), 'PUBLIC_').PUBLIC_SUPABASE_URL || LOCAL_SUPABASE_URL;
 
 // Pages marked noindex stay out of the sitemap too.
 const unlisted = ['/404', '/dashboard', '/analysis', '/settings', '/newsletter-verified'];
@@ -20,6 +24,8 @@ export default defineConfig({
   integrations: [
     react(),
     sitemap({ filter: (page) => !unlisted.some((path) => new URL(page).pathname.startsWith(path)) }),
+    // _headers and _headers.nginx.conf in the build: each page's CSP <meta> plus the header-only directives.
+    securityHeaders(supabaseUrl),
   ],
   vite: { plugins: [tailwindcss()] },
   server: { host: '127.0.0.1', port },

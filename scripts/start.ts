@@ -9,7 +9,7 @@ const config = loadConfig();
 
 buildIfStale('dist');
 const stack = await startStack(config);
-const site = await startSiteServer({ dir: 'dist', port, supabaseUrl: process.env.PUBLIC_SUPABASE_URL ?? stack.url });
+const site = await startSiteServer({ dir: 'dist', port });
 
 console.log(`\n  Site:             http://127.0.0.1:${port}\n${stackSummary(stack)}\n\nPress Ctrl-C to stop.`);
 stopOnSignal(async () => {

@@ -152,12 +152,7 @@ async function e2e() {
       { ports: { api: E2E.api, db: E2E.db, mailWeb: E2E.mailWeb, smtp: E2E.smtp } },
     ),
   );
-  const site = await startSiteServer({
-    dir: 'dist-test',
-    port: E2E.site,
-    supabaseUrl: apiUrl,
-    imageOrigins: [feeds.origin],
-  });
+  const site = await startSiteServer({ dir: 'dist-test', port: E2E.site, imageOrigins: [feeds.origin] });
   const report = join(work, 'e2e.json');
   try {
     await run(

@@ -1,0 +1,354 @@
+// `npm run deploy:check [-- <dir>]`: what can be checked before a deploy without touching the hosted project.
+// The production build env, the built site (no demo key, demo secret or local address in it, the header files
+// present and sound) and supabase/config.toml against supabase/functions and the templates. One line per
+// problem; exit 1 when there is any.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parse } from 'smol-toml';
+import { loadEnv } from 'vite';
+import {
+  HEADERS_FILE,
+  headersForPath,
+  metaPolicy,
+  NGINX_FILE,
+  pagePaths,
+  parseHeadersFile,
+  parsePolicy,
+} from '../src/lib/security-headers.ts';
+import { globToRegExp } from '../supabase/local/auth/redirect.ts';
+import {
+  DEMO_ANON_KEY,
+  DEMO_JWT_SECRET,
+  DEMO_PUBLISHABLE_KEY,
+  DEMO_SECRET_KEY,
+  DEMO_SERVICE_ROLE_KEY,
+} from '../supabase/local/config.ts';
+import { routeOf } from './headers.ts';
+
+export type Env = Record<string, string | undefined>;
+
+/** The Supabase CLI's public local values: anyone can sign as service_role with them. */
+export const demoValues: [string, string][] = [
+  ['the local demo anon key', DEMO_ANON_KEY],
+  ['the local demo service_role key', DEMO_SERVICE_ROLE_KEY],
+  ['the local demo publishable key', DEMO_PUBLISHABLE_KEY],
+  ['the local demo secret key', DEMO_SECRET_KEY],
+  ['the local demo JWT secret', DEMO_JWT_SECRET],
+];
+
+/** Cloudflare Pages reads at most 100 rules and 2,000 characters a line of `_headers`. */
+export const HEADERS_LIMITS = { rules: 100, lineLength: 2000 };
+
+const loopback = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i;
+
+function publicHttpsUrl(name: string, value: string | undefined): string[] {
+  if (!value) return [`${name} is not set: the production build needs it`];
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return [`${name} is not a URL: ${value}`];
+  }
+  const problems: string[] = [];
+  if (url.protocol !== 'https:') problems.push(`${name} must be an https:// address, not ${value}`);
+  if (loopback.test(url.hostname)) problems.push(`${name} points at this machine (${url.hostname}), not a public host`);
+  return problems;
+}
+
+/** A JWT's payload, or null when the text is not one. */
+function jwtPayload(token: string): Record<string, unknown> | null {
+  const part = token.split('.')[1];
+  if (!part) return null;
+  try {
+    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** The build env: the Supabase project the pages call, its public key, the site's own address. */
+export function checkEnv(env: Env): string[] {
+  const problems = [
+    ...publicHttpsUrl('PUBLIC_SUPABASE_URL', env.PUBLIC_SUPABASE_URL),
+    ...publicHttpsUrl('SITE_URL', env.SITE_URL),
+  ];
+  const publishable = env.PUBLIC_SUPABASE_PUBLISHABLE_KEY;
+  const anon = env.PUBLIC_SUPABASE_ANON_KEY;
+  if (!publishable && !anon) {
+    problems.push(
+      'PUBLIC_SUPABASE_PUBLISHABLE_KEY is not set (nor PUBLIC_SUPABASE_ANON_KEY): the pages would send the local demo key',
+    );
+  }
+  for (const [name, value] of [
+    ['PUBLIC_SUPABASE_PUBLISHABLE_KEY', publishable],
+    ['PUBLIC_SUPABASE_ANON_KEY', anon],
+  ] as const) {
+    if (!value) continue;
+    const demo = demoValues.find(([, v]) => v === value);
+    if (demo) problems.push(`${name} is ${demo[0]}: use the project's key (Project Settings → API Keys)`);
+    else if (value.startsWith('sb_secret_') || jwtPayload(value)?.role === 'service_role') {
+      problems.push(`${name} is a secret (service_role) key: the pages must carry the publishable key only`);
+    } else if (name === 'PUBLIC_SUPABASE_PUBLISHABLE_KEY' && !value.startsWith('sb_publishable_')) {
+      problems.push(`${name} does not look like a publishable key (sb_publishable_…)`);
+    }
+  }
+  return problems;
+}
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+
+/** Local addresses that libraries carry as defaults and never use here (auth-js's GoTrue URL). */
+const libraryDefaults = ['http://localhost:9999'];
+
+const textFile = /\.(html|js|mjs|css|json|xml|txt|svg|webmanifest|conf)$|\/_headers$/;
+
+/** The built site: nothing of the local stack in it, built for the env's Supabase project and site address. */
+export function checkBuild(dir: string, env: Env): string[] {
+  const root = resolve(dir);
+  if (!existsSync(join(root, 'index.html'))) return [`${dir} holds no built site: run npm run build first`];
+  const problems: string[] = [];
+  const found = new Map<string, Set<string>>();
+  const note = (what: string, file: string) => {
+    const set = found.get(what) ?? new Set();
+    set.add(relative(root, file));
+    found.set(what, set);
+  };
+  for (const file of files(root).filter((f) => textFile.test(f.replaceAll('\\', '/')))) {
+    const text = readFileSync(file, 'utf8');
+    for (const [what, value] of demoValues) if (text.includes(value)) note(what, file);
+    for (const m of text.matchAll(/https?:\/\/(localhost|127\.\d+\.\d+\.\d+)(:\d+)?/g)) {
+      if (!libraryDefaults.includes(m[0])) note(`a local address (${m[0]})`, file);
+    }
+    if (/sb_secret_[A-Za-z0-9_-]{8,}/.test(text)) note('a secret key (sb_secret_…)', file);
+    for (const m of text.matchAll(/eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/g)) {
+      if (jwtPayload(m[0])?.role === 'service_role') note('a service_role JWT', file);
+    }
+  }
+  for (const [what, where] of found) {
+    const list = [...where].sort();
+    problems.push(`the build contains ${what}: ${listed(list)}`);
+  }
+  const home = readFileSync(join(root, 'index.html'), 'utf8');
+  const canonical = home.match(/<link rel="canonical" href="([^"]+)"/)?.[1];
+  if (env.SITE_URL && canonical && new URL(canonical).origin !== safeOrigin(env.SITE_URL)) {
+    problems.push(
+      `the build's canonical URLs are on ${new URL(canonical).origin}, not SITE_URL ${env.SITE_URL}: build again with this env`,
+    );
+  }
+  return problems;
+}
+
+function safeOrigin(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+function htmlPages(root: string): string[] {
+  return files(root).filter((f) => f.endsWith('.html') && !relative(root, f).startsWith('_astro'));
+}
+
+/** The header files the build writes for static hosts: present, every page covered, within Cloudflare's limits. */
+export function checkHeaders(dir: string, env: Env): string[] {
+  const root = resolve(dir);
+  const file = join(root, HEADERS_FILE);
+  if (!existsSync(file)) return [`${dir}/${HEADERS_FILE} is missing: build with npm run build (it writes the headers)`];
+  const problems: string[] = [];
+  if (!existsSync(join(root, NGINX_FILE))) problems.push(`${dir}/${NGINX_FILE} is missing`);
+  const text = readFileSync(file, 'utf8');
+  const rules = parseHeadersFile(text);
+  if (rules.length > HEADERS_LIMITS.rules) {
+    problems.push(`${HEADERS_FILE} has ${rules.length} rules; Cloudflare Pages reads ${HEADERS_LIMITS.rules}`);
+  }
+  const long = text.split('\n').filter((l) => l.length > HEADERS_LIMITS.lineLength).length;
+  if (long)
+    problems.push(`${HEADERS_FILE} has ${long} lines over Cloudflare's ${HEADERS_LIMITS.lineLength} characters`);
+  for (const name of ['Strict-Transport-Security', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy']) {
+    if (!headersForPath(rules, '/').has(name)) problems.push(`${HEADERS_FILE} sends no ${name}`);
+  }
+  const supabase = env.PUBLIC_SUPABASE_URL ? safeOrigin(env.PUBLIC_SUPABASE_URL) : null;
+  // One line per kind of problem, naming the paths it concerns (a stale build would repeat it on every page).
+  const byProblem = new Map<string, string[]>();
+  const flag = (problem: string, path: string) => byProblem.set(problem, [...(byProblem.get(problem) ?? []), path]);
+  const pages = htmlPages(root)
+    .map((file) => ({ file, route: routeOf(root, file) }))
+    .sort((a, b) => a.route.localeCompare(b.route));
+  for (const { file, route } of pages) {
+    const meta = metaPolicy(readFileSync(file, 'utf8'));
+    for (const path of pagePaths(route)) {
+      const csp = headersForPath(rules, path).get('Content-Security-Policy');
+      if (!csp) {
+        flag(`${HEADERS_FILE} has no Content-Security-Policy for`, path);
+        continue;
+      }
+      if (/'unsafe-inline'|'unsafe-hashes'|'unsafe-eval'/.test(csp)) flag('the CSP allows unsafe sources on', path);
+      const policy = parsePolicy(csp);
+      if (policy.get('frame-ancestors')?.join(' ') !== "'none'") flag("the CSP lacks frame-ancestors 'none' on", path);
+      if (supabase && !policy.get('connect-src')?.includes(supabase)) {
+        flag(
+          `the CSP's connect-src does not allow PUBLIC_SUPABASE_URL (${supabase}), build again with this env:`,
+          path,
+        );
+      }
+      const own = meta ? parsePolicy(meta).get('script-src') : undefined;
+      if (own && own.join(' ') !== policy.get('script-src')?.join(' ')) {
+        flag("the header's script-src differs from the page's own <meta>, build again:", path);
+      }
+    }
+  }
+  for (const [problem, paths] of byProblem) problems.push(`${problem} ${listed(paths)}`);
+  return problems;
+}
+
+/** `a, b, c and 4 more` */
+function listed(items: string[], shown = 3): string {
+  const head = items.slice(0, shown).join(', ');
+  return items.length > shown ? `${head} and ${items.length - shown} more` : head;
+}
+
+/** The CLI's env(NAME) in config.toml: the whole string names a variable; an unset one stays as written. */
+export function resolveEnvValue(value: string, env: Env): { value: string; unset?: string } {
+  const name = value.match(/^env\((.*)\)$/)?.[1];
+  if (!name) return { value };
+  const set = env[name];
+  return set ? { value: set } : { value, unset: name };
+}
+
+function unsetEnvRefs(node: unknown, env: Env, path: string[] = []): string[] {
+  if (typeof node === 'string') {
+    const { unset } = resolveEnvValue(node, env);
+    return unset
+      ? [`config.toml ${path.join('.')}: env(${unset}) is unset, so the CLI would push the text "${node}"`]
+      : [];
+  }
+  if (Array.isArray(node))
+    return node.flatMap((v, i) => unsetEnvRefs(v, env, [...path.slice(0, -1), `${path.at(-1)}[${i}]`]));
+  if (node && typeof node === 'object') {
+    return Object.entries(node).flatMap(([k, v]) => unsetEnvRefs(v, env, [...path, k]));
+  }
+  return [];
+}
+
+type Table = Record<string, unknown>;
+const table = (v: unknown): Table => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Table) : {});
+
+/** GoTrue's allow-list for a redirect: site_url's scheme and host, or one of additional_redirect_urls. */
+export function redirectAllowed(siteUrl: string, additional: string[], target: string): boolean {
+  try {
+    const base = new URL(siteUrl);
+    const ref = new URL(target);
+    if (base.protocol === ref.protocol && base.host === ref.host) return true;
+  } catch {
+    return false;
+  }
+  return additional.some((glob) => globToRegExp(glob).test(target));
+}
+
+/** supabase/config.toml against supabase/functions/ and the templates, with the env's SITE_URL. */
+export function checkSupabaseConfig(supabaseDir: string, env: Env): string[] {
+  const file = join(supabaseDir, 'config.toml');
+  if (!existsSync(file)) return [`${file} is missing`];
+  let toml: Table;
+  try {
+    toml = parse(readFileSync(file, 'utf8')) as Table;
+  } catch (err) {
+    return [`${file}: ${(err as Error).message}`];
+  }
+  const problems = unsetEnvRefs(toml, env);
+  const functionsDir = join(supabaseDir, 'functions');
+  const dirs = existsSync(functionsDir)
+    ? readdirSync(functionsDir).filter(
+        (n) => !n.startsWith('_') && !n.startsWith('.') && statSync(join(functionsDir, n)).isDirectory(),
+      )
+    : [];
+  const entries = table(toml.functions);
+  for (const name of dirs)
+    if (!(name in entries)) problems.push(`supabase/functions/${name} has no [functions.${name}] in config.toml`);
+  for (const [name, value] of Object.entries(entries)) {
+    const entry = table(value);
+    if (!dirs.includes(name))
+      problems.push(`config.toml [functions.${name}] names no folder supabase/functions/${name}`);
+    if (typeof entry.verify_jwt !== 'boolean') {
+      problems.push(
+        `config.toml [functions.${name}] verify_jwt is not set (the CLI's default is true: every call would need a JWT)`,
+      );
+    }
+    // As the CLI resolves them: relative to supabase/.
+    const entrypoint = join(supabaseDir, String(entry.entrypoint ?? `./functions/${name}/index.ts`));
+    if (!existsSync(entrypoint))
+      problems.push(
+        `config.toml [functions.${name}] entrypoint ${relative(dirname(supabaseDir), entrypoint)} does not exist`,
+      );
+    if (entry.import_map !== undefined && !existsSync(join(supabaseDir, String(entry.import_map)))) {
+      problems.push(`config.toml [functions.${name}] import_map ${entry.import_map} does not exist`);
+    }
+  }
+  const auth = table(toml.auth);
+  const templates = table(table(table(auth.email).template));
+  for (const [kind, value] of Object.entries(templates)) {
+    // The CLI reads email templates relative to the project root (the folder holding supabase/).
+    const path = table(value).content_path;
+    if (typeof path !== 'string') problems.push(`config.toml [auth.email.template.${kind}] has no content_path`);
+    else if (!existsSync(join(dirname(supabaseDir), path))) {
+      problems.push(`config.toml [auth.email.template.${kind}] content_path ${path} does not exist`);
+    }
+  }
+  const siteUrl = resolveEnvValue(String(auth.site_url ?? ''), env).value;
+  const additional = (Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls : [])
+    .map((u) => resolveEnvValue(String(u), env))
+    .filter((r) => !r.unset)
+    .map((r) => r.value);
+  if (env.SITE_URL) {
+    if (safeOrigin(siteUrl) !== safeOrigin(env.SITE_URL)) {
+      problems.push(`config.toml auth.site_url is ${siteUrl}, not SITE_URL ${env.SITE_URL}`);
+    }
+    const base = env.SITE_URL.replace(/\/+$/, '');
+    for (const [target, use] of [
+      [`${base}/newsletter-verified?type=user`, 'the sign-up confirmation link'],
+      [`${base}/auth?tab=reset`, 'the password reset link'],
+    ]) {
+      if (!redirectAllowed(siteUrl, additional, target)) {
+        problems.push(
+          `config.toml auth: ${use} goes to ${target}, which site_url and additional_redirect_urls do not allow`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+export interface DeployCheckOptions {
+  dist: string;
+  supabaseDir: string;
+  env: Env;
+}
+
+export function deployCheck({ dist, supabaseDir, env }: DeployCheckOptions): string[] {
+  return [
+    ...checkEnv(env),
+    ...checkBuild(dist, env),
+    ...(existsSync(join(dist, 'index.html')) ? checkHeaders(dist, env) : []),
+    ...checkSupabaseConfig(supabaseDir, env),
+  ];
+}
+
+if (import.meta.main) {
+  const dist = process.argv[2] ?? 'dist';
+  // The env the build reads: the process's, then .env files (as Vite and astro.config.mjs read them).
+  const env: Env = { ...loadEnv('production', process.cwd(), ''), ...process.env };
+  const problems = deployCheck({ dist, supabaseDir: resolve('supabase'), env });
+  if (problems.length === 0) {
+    console.log(`deploy:check: ok (build env, ${dist}/, ${HEADERS_FILE}, supabase/config.toml)`);
+  } else {
+    for (const p of problems) console.log(`✗ ${p}`);
+    console.log(`\ndeploy:check: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test';
+
+// The site server sends the build's _headers rules, as Netlify and Cloudflare Pages do for the same build.
+const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
+
+function directives(policy: string): Map<string, string[]> {
+  return new Map(
+    policy
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter(([name]) => name)
+      .map(([name, ...sources]) => [name, sources]),
+  );
+}
+
+for (const route of ['/', '/faq/', '/auth', '/trading-ideas', '/dashboard/']) {
+  test(`${route}: the header policy holds the page's own hashes and the header-only directives`, async ({ page }) => {
+    const response = await page.goto(route);
+    const headers = response?.headers() ?? {};
+    const header = directives(headers['content-security-policy'] ?? '');
+    const meta = directives(
+      (await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')) ?? '',
+    );
+    expect(header.get('script-src')).toEqual(meta.get('script-src'));
+    expect(header.get('style-src')).toEqual(meta.get('style-src'));
+    expect(header.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(header.get('connect-src')).toEqual(["'self'", new URL(API).origin]);
+    expect(headers['content-security-policy']).not.toContain('unsafe-inline');
+    const chart = route === '/trading-ideas';
+    expect(header.get('script-src')?.includes('https://s3.tradingview.com')).toBe(chart);
+    expect(header.get('frame-src')).toEqual(chart ? ['https://www.tradingview-widget.com'] : ["'none'"]);
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(headers['permissions-policy']).toContain('camera=()');
+    expect(headers['strict-transport-security']).toMatch(/^max-age=\d+; includeSubDomains$/);
+  });
+}
+
+test('another site cannot frame a page', async ({ page, baseURL }) => {
+  await page.goto('/faq');
+  const heading = (await page.locator('h1').textContent())?.trim() ?? '';
+  expect(heading).not.toBe('');
+  // A page of another origin (the API's) framing the site, beside a frame it may show.
+  await page.goto(`${API}/auth/v1/health`);
+  await page.setContent(
+    `<iframe title="control" srcdoc="<h1>Framed</h1>"></iframe><iframe title="site" src="${baseURL}/faq"></iframe>`,
+  );
+  await expect(page.frameLocator('iframe[title="control"]').locator('h1')).toHaveText('Framed');
+  // The browser shows its own error page in the frame instead of the site's.
+  const site = page.frameLocator('iframe[title="site"]');
+  await expect(site.locator('body')).toBeAttached();
+  await page.waitForTimeout(1000);
+  await expect(site.getByText(heading)).toHaveCount(0);
+});
+
+test('the host configuration files are not served', async ({ request }) => {
+  for (const path of ['/_headers', '/_headers.nginx.conf']) {
+    expect((await request.get(path)).status()).toBe(404);
+  }
+});
