@@ -50,6 +50,11 @@ export interface StackConfig {
   trustedProxies: string;
   /** The news function's feeds: NEWS_FEED_URLS (comma-separated), INVESTING_FEED_URL, NEWS_CACHE_SECONDS. */
   news?: { feedUrls?: string; investingFeedUrl?: string; cacheSeconds?: string };
+  /**
+   * CONTACT_RETRY_SECONDS: how often the stack calls send-contact-email's retry entry, as pg_cron does on
+   * hosted Supabase (default 60; 0 turns the timer off).
+   */
+  contactRetrySeconds: number;
   /** Folder holding config.toml, migrations/ and functions/. */
   supabaseDir: string;
   /** Overrides of config.toml's [auth] timings (tests shorten them instead of waiting). */
@@ -70,6 +75,12 @@ export interface AuthOverrides {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** CONTACT_RETRY_SECONDS: a number of seconds, 0 for off; unset or garbled means the default minute. */
+function retrySeconds(value: string | undefined): number {
+  const n = Number(value);
+  return value !== undefined && value.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : 60;
+}
 
 /** Builds the configuration from the environment; `overrides` wins (tests use it for ports and folders). */
 export function loadConfig(env: Env = process.env, overrides: Partial<StackConfig> = {}): StackConfig {
@@ -106,6 +117,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
       investingFeedUrl: env.INVESTING_FEED_URL || undefined,
       cacheSeconds: env.NEWS_CACHE_SECONDS || undefined,
     },
+    contactRetrySeconds: retrySeconds(env.CONTACT_RETRY_SECONDS),
     supabaseDir: resolve(env.SUPABASE_DIR ?? 'supabase'),
     ...overrides,
     ports,
