@@ -1,0 +1,73 @@
+// A burst of 200 password sign-ins from one address, with the stack's rate limits on (config.toml
+// [auth.rate_limit] sign_in_sign_ups = 30 per 5 minutes per address, shared with sign-up, as GoTrue's
+// router counts them). The client's address comes from X-Forwarded-For through a trusted proxy on
+// loopback, as behind nginx. Past the limit: 429 over_request_rate_limit; the stack stays up; another
+// address signs in as usual.
+import { readFileSync } from 'node:fs';
+import { createClient } from '@supabase/supabase-js';
+import { parse } from 'smol-toml';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { uniqueEmail } from './auth-helpers.ts';
+import { startTestStack, type TestStack } from './stack.ts';
+
+const LIMIT = (parse(readFileSync('supabase/config.toml', 'utf8')) as { auth: { rate_limit: Record<string, number> } })
+  .auth.rate_limit.sign_in_sign_ups;
+const BURST = 200;
+/** Requests in flight at once: a burst, not a queue. */
+const CONCURRENCY = 25;
+const PASSWORD = 'Sup3r-secret!';
+
+let t: TestStack;
+const email = uniqueEmail('burst');
+
+beforeAll(async () => {
+  t = await startTestStack({ rateLimits: true, trustedProxies: '127.0.0.1' });
+  const { error } = await t.admin().auth.admin.createUser({ email, password: PASSWORD, email_confirm: true });
+  expect(error).toBeNull();
+});
+afterAll(() => t?.stop());
+
+const from = (ip: string) =>
+  createClient(t.url, t.config.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    global: { headers: { 'X-Forwarded-For': ip } },
+  });
+
+test(`${BURST} sign-ins from one address: ${LIMIT} answered, the rest 429; the stack stays up; another address signs in`, async () => {
+  expect(LIMIT).toBeGreaterThan(0);
+  expect(LIMIT).toBeLessThan(BURST);
+  const attacker = from('198.51.100.77');
+  const outcomes: { status?: number; code?: string; message?: string }[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < BURST) {
+      next += 1;
+      // A wrong password: each answered attempt costs the server a bcrypt comparison.
+      const { data, error } = await attacker.auth.signInWithPassword({ email, password: 'Wrong-password-1!' });
+      expect(data.session).toBeNull();
+      outcomes.push({ status: error?.status, code: error?.code, message: error?.message });
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+
+  expect(outcomes).toHaveLength(BURST);
+  const limited = outcomes.filter((o) => o.status === 429);
+  const answered = outcomes.filter((o) => o.status !== 429);
+  expect(answered).toHaveLength(LIMIT);
+  for (const o of answered)
+    expect(o).toEqual({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
+  expect(limited).toHaveLength(BURST - LIMIT);
+  for (const o of limited) {
+    expect(o).toEqual({ status: 429, code: 'over_request_rate_limit', message: 'Request rate limit reached' });
+  }
+
+  // Still over the limit: even the right password is refused for this address.
+  const blocked = await attacker.auth.signInWithPassword({ email, password: PASSWORD });
+  expect(blocked.error).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
+
+  // The stack is up, and another address is not affected.
+  expect((await fetch(`${t.url}/auth/v1/health`)).status).toBe(200);
+  const other = await from('198.51.100.78').auth.signInWithPassword({ email, password: PASSWORD });
+  expect(other.error).toBeNull();
+  expect(other.data.session?.user.email).toBe(email);
+}, 120_000);
