@@ -71,3 +71,19 @@ test(`${BURST} sign-ins from one address: ${LIMIT} answered, the rest 429; the s
   expect(other.error).toBeNull();
   expect(other.data.session?.user.email).toBe(email);
 }, 120_000);
+
+test("rotating a forged X-Forwarded-For entry in front of the proxy's own does not escape the limit", async () => {
+  // The proxy appends the real peer (198.51.100.90) after whatever the client sent: only that entry counts.
+  const forged = (i: number) =>
+    createClient(t.url, t.config.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      global: { headers: { 'X-Forwarded-For': `203.0.113.${i % 250}, 198.51.100.90` } },
+    });
+  const statuses: (number | undefined)[] = [];
+  for (let i = 0; i < LIMIT + 5; i++) {
+    const { error } = await forged(i).auth.signInWithPassword({ email, password: 'Wrong-password-1!' });
+    statuses.push(error?.status);
+  }
+  expect(statuses.filter((s) => s === 400)).toHaveLength(LIMIT);
+  expect(statuses.slice(LIMIT)).toEqual([429, 429, 429, 429, 429]);
+}, 120_000);
