@@ -47,15 +47,15 @@ export function retryHandler(env: Env, deps: () => ContactDeps): (req: Request) 
     await req.body?.cancel().catch(() => {});
     if (req.method !== 'POST') return errorResponse(405, 'Method not allowed: use POST.', {}, { Allow: 'POST' });
     if (!hasServiceRole(req, env)) return errorResponse(401, RETRY_FORBIDDEN);
-    // A run already under way in this isolate answers for this call too.
-    running ??= deliverPending(deps()).finally(() => {
-      running = undefined;
-    });
     try {
+      // A run already under way in this isolate answers for this call too.
+      running ??= deliverPending(deps()).finally(() => {
+        running = undefined;
+      });
       return json({ success: true, ...(await running) });
     } catch (err) {
       console.error('send-contact-email retry:', err instanceof Error ? err.message : err);
-      return errorResponse(503, 'Retry failed: the message store could not be read. It will be tried again.');
+      return errorResponse(503, 'Retry failed (see the function logs); pending messages stay stored for the next run.');
     }
   };
 }
