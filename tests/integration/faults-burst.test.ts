@@ -90,7 +90,7 @@ test("rotating a forged X-Forwarded-For entry in front of the proxy's own does n
   const forged = (i: number) =>
     createClient(t.url, t.config.anonKey, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      global: { headers: { 'X-Forwarded-For': `203.0.113.${i % 250}, 198.51.100.90` } },
+      global: { headers: { 'X-Forwarded-For': `203.0.113.${i % 250}, 198.51.100.90` }, fetch: fetchOnceMore },
     });
   const statuses: (number | undefined)[] = [];
   for (let i = 0; i < LIMIT + 5; i++) {
