@@ -20,6 +20,11 @@ const SERVER_USER = 'postgres';
 
 export interface ThrowawayCluster {
   url: string;
+  /** Stops the server (`pg_ctl stop -m fast`) and keeps its files; `startServer` brings it back. */
+  stopServer(): Promise<void>;
+  startServer(): Promise<void>;
+  /** `pg_ctl restart -m fast`: every connection is ended, the server is back when this resolves. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -99,11 +104,17 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
       '-c timezone=UTC',
       '-c max_connections=100',
     ].join(' ');
-    await asServerUser(pgCtl, ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start']);
-    await asServerUser(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-t', '30']).catch(() => {});
+    const startServer = async () => {
+      await asServerUser(pgCtl, ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start']);
+      await asServerUser(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-t', '30']).catch(() => {});
+    };
+    await startServer();
     let stopped = false;
     return {
       url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+      stopServer: () => asServerUser(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']),
+      startServer,
+      restart: () => asServerUser(pgCtl, ['-D', data, '-l', log, '-m', 'fast', '-w', '-t', '60', 'restart']),
       async stop() {
         if (stopped) return;
         stopped = true;

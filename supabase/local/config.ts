@@ -48,8 +48,16 @@ export interface StackConfig {
   rateLimits: boolean;
   /** TRUSTED_PROXIES: IPs / CIDRs of proxies whose X-Forwarded-For names the client (default none). */
   trustedProxies: string;
-  /** The news function's feeds: NEWS_FEED_URLS (comma-separated), INVESTING_FEED_URL, NEWS_CACHE_SECONDS. */
-  news?: { feedUrls?: string; investingFeedUrl?: string; cacheSeconds?: string };
+  /**
+   * The news function's feeds: NEWS_FEED_URLS (comma-separated), INVESTING_FEED_URL, NEWS_CACHE_SECONDS,
+   * NEWS_FEED_TIMEOUT_MS (one feed's time limit).
+   */
+  news?: { feedUrls?: string; investingFeedUrl?: string; cacheSeconds?: string; feedTimeoutMs?: string };
+  /**
+   * CONTACT_RETRY_SECONDS: how often the stack calls send-contact-email's retry entry, as pg_cron does on
+   * hosted Supabase (default 60; 0 turns the timer off).
+   */
+  contactRetrySeconds: number;
   /** Folder holding config.toml, migrations/ and functions/. */
   supabaseDir: string;
   /** Overrides of config.toml's [auth] timings (tests shorten them instead of waiting). */
@@ -70,6 +78,12 @@ export interface AuthOverrides {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** CONTACT_RETRY_SECONDS: a number of seconds, 0 for off; unset or garbled means the default minute. */
+function retrySeconds(value: string | undefined): number {
+  const n = Number(value);
+  return value !== undefined && value.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : 60;
+}
 
 /** Builds the configuration from the environment; `overrides` wins (tests use it for ports and folders). */
 export function loadConfig(env: Env = process.env, overrides: Partial<StackConfig> = {}): StackConfig {
@@ -105,7 +119,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
       feedUrls: env.NEWS_FEED_URLS || undefined,
       investingFeedUrl: env.INVESTING_FEED_URL || undefined,
       cacheSeconds: env.NEWS_CACHE_SECONDS || undefined,
+      feedTimeoutMs: env.NEWS_FEED_TIMEOUT_MS || undefined,
     },
+    contactRetrySeconds: retrySeconds(env.CONTACT_RETRY_SECONDS),
     supabaseDir: resolve(env.SUPABASE_DIR ?? 'supabase'),
     ...overrides,
     ports,

@@ -1,5 +1,6 @@
 // Wires the services onto their ports; start and clean stop.
 
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { type ServerType, serve } from '@hono/node-server';
@@ -12,6 +13,7 @@ import type { StackContext } from './context.ts';
 import { openDb } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { functionsApp } from './functions/index.ts';
+import { internalApiUrl } from './functions/settings.ts';
 import { cors, limitBody, requireApiKey, securityHeaders } from './http.ts';
 import { loadJwtKeys, signJwt } from './jwt.ts';
 import { startMailCatcher } from './mail/index.ts';
@@ -126,6 +128,9 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     }
     const api = await listen(apiApp(ctx), config.ports.api, config.host);
     started.push(() => new Promise<void>((resolve) => api.close(() => resolve())));
+    if (config.contactRetrySeconds > 0 && existsSync(join(config.supabaseDir, 'functions', 'send-contact-email'))) {
+      started.push(startContactRetry(config, config.contactRetrySeconds));
+    }
 
     return {
       config,
@@ -137,6 +142,41 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     await stopAll();
     throw err;
   }
+}
+
+/** The contact form function's retry entry, which the schedule calls. */
+export const CONTACT_RETRY_PATH = '/functions/v1/send-contact-email/retry';
+
+/**
+ * Calls the contact retry entry every `seconds` with the service-role key, as pg_cron does on hosted
+ * Supabase: messages a mail failure left pending go out once mail works again. One call at a time; a call
+ * that fails is logged and the next tick tries again. Returns the stop function (waits for a call under way).
+ */
+export function startContactRetry(config: StackConfig, seconds: number): () => Promise<void> {
+  const url = `${internalApiUrl(config)}${CONTACT_RETRY_PATH}`;
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    if (running) return;
+    running = fetch(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${config.serviceRoleKey}`, apikey: config.serviceRoleKey },
+      signal: AbortSignal.timeout(120_000),
+    })
+      .then(async (res) => {
+        const body = await res.text();
+        if (!res.ok) console.error(`contact retry: ${res.status} ${body.slice(0, 300)}`);
+      })
+      .catch((err: unknown) => console.error('contact retry:', err instanceof Error ? err.message : err))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(tick, Math.max(seconds * 1000, 50));
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }
 
 /** The URLs and keys a developer needs, as `npm start` and `npm run stack` print them. */

@@ -107,7 +107,8 @@ async function startOnFreePorts(
 
 export async function startTestStack(overrides: Partial<StackConfig> = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'signals-stack-'));
-  const database = await copyTemplate(dataDir);
+  // A test that brings its own database (a PostgreSQL cluster it restarts) gets no copy of the template.
+  const database = overrides.databaseUrl ? undefined : await copyTemplate(dataDir);
   const stack = await startOnFreePorts(dataDir, database?.url, overrides);
   const ports = stack.config.ports;
   const mailBase = `http://127.0.0.1:${ports.mailWeb}/api/v1`;

@@ -8,6 +8,7 @@ import { errorResponse, methodNotAllowed } from '../_shared/http.ts';
 import { isolateRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
 import { createCache } from './cache.ts';
 import { type FeedName, feedSets, isFeedName } from './feeds.ts';
+import { FEED_LIMITS, type FetchLimits } from './fetch-feed.ts';
 import { type LoadOptions, loadNews, type NewsAnswer } from './news.ts';
 
 /**
@@ -34,7 +35,14 @@ function cacheSeconds(env: Env): number {
   return Number.isFinite(value) && value >= 0 ? value : DEFAULT_CACHE_SECONDS;
 }
 
+/** NEWS_FEED_TIMEOUT_MS: how long one feed may take before it is skipped (default 10 s). */
+function feedLimits(env: Env): FetchLimits {
+  const ms = Number(env.get('NEWS_FEED_TIMEOUT_MS'));
+  return Number.isFinite(ms) && ms > 0 ? { ...FEED_LIMITS, timeoutMs: ms } : FEED_LIMITS;
+}
+
 export function createHandler(env: Env = runtimeEnv(), load: LoadOptions = {}): (req: Request) => Promise<Response> {
+  load = { ...load, limits: load.limits ?? feedLimits(env) };
   const limiter = isolateRateLimiter(env, 'news', RATE_LIMIT);
   const sets = feedSets(env);
   const ttl = cacheSeconds(env);

@@ -1,5 +1,6 @@
 // The contact form's logic: store the message first, then mail it to the inbox, then record how that went.
-// A message is never lost to a mail failure: failed and stale pending rows are retried later.
+// A message is never lost to a mail failure: it stays 'pending' and the retry (a schedule calling
+// deliverPending through the function's /retry entry) sends it once mail works again.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Mailer, OutgoingMail } from '../_shared/mail.ts';
 import type { ContactInput } from '../_shared/schemas.ts';
@@ -7,12 +8,14 @@ import type { ContactInput } from '../_shared/schemas.ts';
 export const TABLE = 'contact_messages';
 
 export const RETRY = {
-  /** Rows younger than this may still be in their first attempt. */
-  olderThanMs: 60_000,
-  /** Rows retried after one successful send. */
-  batch: 5,
-  /** After this many attempts a row is left for a person to look at. */
-  maxAttempts: 5,
+  /** Messages one retry run sends at most (one at a time, so a failing relay stops the run early). */
+  batch: 20,
+  /** After this many attempts a row is left for a person to look at ('failed'). */
+  maxAttempts: 40,
+  /** Wait before attempt n+1: 2^(n-1) seconds, at most an hour (1 s, 2 s, 4 s, ... then hourly). */
+  maxDelayMs: 3600_000,
+  /** A claim older than this is considered abandoned (its sender died) and the row is due again. */
+  leaseSeconds: 300,
 };
 
 export interface ContactDeps {
@@ -40,6 +43,11 @@ export interface SubmitResult {
   delivered: boolean;
 }
 
+export interface RetryTally {
+  delivered: number;
+  failed: number;
+}
+
 /** The mail the inbox receives; replying answers the sender. */
 export function contactMail(msg: ContactInput, inbox: string): OutgoingMail {
   return {
@@ -59,9 +67,15 @@ export function contactMail(msg: ContactInput, inbox: string): OutgoingMail {
   };
 }
 
+/** When a message whose `attempts`-th attempt just failed is due again. */
+export function nextAttemptAt(attempts: number, now: Date): Date {
+  const delay = Math.min(2 ** Math.max(attempts - 1, 0) * 1000, RETRY.maxDelayMs);
+  return new Date(now.getTime() + delay);
+}
+
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
-/** Sends one stored message and records the outcome; true when it was delivered. */
+/** Sends one claimed message ('sending') and records the outcome; true when it was delivered. */
 async function deliver(deps: ContactDeps, row: StoredMessage): Promise<boolean> {
   const now = deps.now ?? (() => new Date());
   let failure: string | null = null;
@@ -70,22 +84,27 @@ async function deliver(deps: ContactDeps, row: StoredMessage): Promise<boolean> 
   } catch (err) {
     failure = errorText(err) || 'Mail delivery failed';
   }
-  const { error } = await deps.db
-    .from(TABLE)
-    .update(
-      failure === null
-        ? { delivery_status: 'sent', delivered_at: now().toISOString(), delivery_error: null }
-        : { delivery_status: 'failed', delivery_error: failure },
-    )
-    .eq('id', row.id);
-  // The mail outcome stands even when recording it fails; a 'pending' row is retried later.
+  const at = now();
+  const outcome =
+    failure === null
+      ? { delivery_status: 'sent', delivered_at: at.toISOString(), delivery_error: null, claimed_at: null }
+      : {
+          // Given up after the last attempt; otherwise due again after a growing wait.
+          delivery_status: row.attempts >= RETRY.maxAttempts ? 'failed' : 'pending',
+          delivery_error: failure,
+          next_attempt_at: nextAttemptAt(row.attempts, at).toISOString(),
+          claimed_at: null,
+        };
+  const { error } = await deps.db.from(TABLE).update(outcome).eq('id', row.id).eq('delivery_status', 'sending');
+  // The mail outcome stands even when recording it fails: the claim runs out and the row is due again.
   if (error) console.error(`contact message ${row.id}: could not record delivery: ${error.message}`);
-  if (failure !== null) console.error(`contact message ${row.id}: mail failed: ${failure}`);
+  if (failure !== null) console.error(`contact message ${row.id}: mail failed (attempt ${row.attempts}): ${failure}`);
   return failure === null;
 }
 
-/** Stores the message, then mails it. Throws only when it could not be stored. */
+/** Stores the message (claimed for this first attempt), then mails it. Throws only when it could not be stored. */
 export async function submitContact(input: ContactInput, meta: RequestMeta, deps: ContactDeps): Promise<SubmitResult> {
+  const now = deps.now ?? (() => new Date());
   const { data, error } = await deps.db
     .from(TABLE)
     .insert({
@@ -95,7 +114,9 @@ export async function submitContact(input: ContactInput, meta: RequestMeta, deps
       message: input.message,
       ip: meta.ip,
       user_agent: meta.userAgent,
-      // The first attempt starts now; a retry claims a row by moving this counter.
+      // This request sends it; a retry takes it only if this attempt fails or its claim runs out.
+      delivery_status: 'sending',
+      claimed_at: now().toISOString(),
       attempts: 1,
     })
     .select('id')
@@ -107,35 +128,20 @@ export async function submitContact(input: ContactInput, meta: RequestMeta, deps
 }
 
 /**
- * Retries up to RETRY.batch failed or stale pending messages, oldest first. Each row is claimed by
- * bumping its attempt counter from the value read, so two callers never send the same row twice.
+ * Sends due messages, oldest first, up to RETRY.batch. Each is claimed on its own by
+ * public.claim_contact_message (FOR UPDATE SKIP LOCKED), so concurrent runs never send a row twice; the
+ * run stops at the first mail failure, leaving the rest for a later run.
  */
-export async function deliverPending(deps: ContactDeps): Promise<{ delivered: number; failed: number }> {
-  const now = deps.now ?? (() => new Date());
-  const cutoff = new Date(now().getTime() - RETRY.olderThanMs).toISOString();
-  const { data, error } = await deps.db
-    .from(TABLE)
-    .select('id, name, email, subject, message, attempts')
-    .in('delivery_status', ['pending', 'failed'])
-    .lt('created_at', cutoff)
-    .lt('attempts', RETRY.maxAttempts)
-    .order('created_at', { ascending: true })
-    .limit(RETRY.batch);
-  if (error) throw new Error(`Could not list undelivered contact messages: ${error.message}`);
-  const tally = { delivered: 0, failed: 0 };
-  for (const row of (data ?? []) as StoredMessage[]) {
-    const claim = await deps.db
-      .from(TABLE)
-      .update({ attempts: row.attempts + 1 })
-      .eq('id', row.id)
-      .eq('attempts', row.attempts)
-      .in('delivery_status', ['pending', 'failed'])
-      .select('id');
-    if (claim.error || claim.data?.length !== 1) continue;
-    if (await deliver(deps, { ...row, attempts: row.attempts + 1 })) tally.delivered += 1;
+export async function deliverPending(deps: ContactDeps): Promise<RetryTally> {
+  const tally: RetryTally = { delivered: 0, failed: 0 };
+  for (let i = 0; i < RETRY.batch; i++) {
+    const { data, error } = await deps.db.rpc('claim_contact_message', { lease_seconds: RETRY.leaseSeconds });
+    if (error) throw new Error(`Could not claim a contact message: ${error.message}`);
+    const row = ((data ?? []) as StoredMessage[])[0];
+    if (!row) break;
+    if (await deliver(deps, row)) tally.delivered += 1;
     else {
       tally.failed += 1;
-      // The relay is failing again: leave the rest for a later run.
       break;
     }
   }

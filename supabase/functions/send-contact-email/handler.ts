@@ -10,6 +10,7 @@ import { mailerFromEnv } from '../_shared/mail.ts';
 import { functionRateLimiter, type RateLimitRule } from '../_shared/rate-limit.ts';
 import { validateContact } from '../_shared/schemas.ts';
 import { type ContactDeps, deliverPending, submitContact } from './contact.ts';
+import { isRetryPath, retryHandler } from './retry.ts';
 
 /** Messages per IP address per window. */
 export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
@@ -30,9 +31,12 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     };
     return deps;
   };
+  const retry = retryHandler(env, getDeps);
 
   return async function handler(req: Request): Promise<Response> {
     if (req.method === 'OPTIONS') return options();
+    // The schedule's entry (service-role key only): sends what earlier mail failures left pending.
+    if (isRetryPath(req)) return retry(req);
     if (req.method !== 'POST') return methodNotAllowed(['POST']);
 
     const ip = clientIp(req);
@@ -52,7 +56,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
         d,
       );
       if (!result.delivered) return json({ success: true, queued: true }, 202);
-      // The relay works again: deliver what earlier failures left behind.
+      // The relay works: deliver what earlier failures left behind without waiting for the schedule.
       runInBackground('contact retry', () => deliverPending(d));
       return json({ success: true });
     } catch (err) {

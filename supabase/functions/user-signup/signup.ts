@@ -8,6 +8,11 @@ export const SUCCESS_MESSAGE = 'Please check your email to verify your account b
 /** Contains 'already', which the site turns into 'Account exists: ...'. */
 export const EXISTS_MESSAGE = 'A user with this email address has already been registered.';
 export const FAILURE_MESSAGE = 'Failed to create account';
+/** The auth service could not send the confirmation mail (its relay is down): nothing was created. */
+export const MAIL_FAILURE_MESSAGE =
+  'We could not send the confirmation email, so your account was not created. Please try again in a few minutes.';
+/** GoTrue's text when the confirmation mail fails (500 unexpected_failure); the user is not kept. */
+const CONFIRMATION_MAIL_FAILED = 'Error sending confirmation email';
 
 export interface SignupDeps {
   /** supabase-js with the anon key, implicit flow, no stored session. */
@@ -40,6 +45,10 @@ export async function signUpUser(input: SignupInput, deps: SignupDeps): Promise<
   if (error) {
     if (error.code === 'user_already_exists' || error.code === 'email_exists' || /already/i.test(error.message)) {
       return { ok: false, status: 409, error: EXISTS_MESSAGE };
+    }
+    if (error.message === CONFIRMATION_MAIL_FAILED) {
+      console.error('user-signup: auth service could not send the confirmation mail');
+      return { ok: false, status: 503, error: MAIL_FAILURE_MESSAGE };
     }
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 502;
     if (status === 502) console.error('user-signup: auth service:', error.status, error.message);

@@ -1,6 +1,7 @@
 // GoTrue's error answers (internal/api/errors.go HandleResponseError): the body shape depends on the
 // X-Supabase-Api-Version request header, and the code also travels in x-sb-error-code.
 import type { Context } from 'hono';
+import { isDatabaseUnavailable, unavailableDetail } from '../db-unavailable.ts';
 
 export const API_VERSION_HEADER = 'X-Supabase-Api-Version';
 const API_VERSION_2024 = '2024-01-01';
@@ -81,6 +82,13 @@ export function errorResponse(c: Context, err: unknown): Response {
     return json(err.status, { code: err.status, error_code: err.code, msg: err.message }, headers);
   }
 
+  if (isDatabaseUnavailable(err)) {
+    // The database is down or restarting: a 503 that supabase-js reports as retryable.
+    console.error('auth: database unavailable:', unavailableDetail(err));
+    const message = 'Database unavailable, please try again shortly';
+    if (v2024) return json(503, { code: 'unexpected_failure', message }, headers);
+    return json(503, { code: 503, error_code: 'unexpected_failure', msg: message }, headers);
+  }
   console.error('auth: unexpected failure', err);
   const message = 'Unexpected failure, please check server logs for more information';
   if (v2024) return json(500, { code: 'unexpected_failure', message }, headers);

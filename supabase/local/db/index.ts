@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import postgres from 'postgres';
+import { isDatabaseUnavailable } from '../db-unavailable.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -60,19 +61,40 @@ async function openPostgres(url: string): Promise<Db> {
       },
     },
   });
-  const wrap = (q: postgres.Sql | postgres.TransactionSql): Queryable => ({
-    async query<T>(text: string, params: unknown[] = []) {
-      return (await q.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[];
-    },
-    async exec(text: string) {
-      await q.unsafe(text);
-    },
-  });
+  // In a transaction, `lost` takes a lost connection's error instead of the statement (see `transaction`).
+  const wrap = (q: postgres.Sql | postgres.TransactionSql, lost?: (err: unknown) => void): Queryable => {
+    const run = async <T>(text: string, params?: unknown[]): Promise<T> => {
+      try {
+        return (await q.unsafe(text, params as postgres.ParameterOrJSON<never>[] | undefined)) as T;
+      } catch (err) {
+        if (!lost || !isDatabaseUnavailable(err)) throw err;
+        lost(err);
+        return new Promise<never>(() => {});
+      }
+    };
+    return {
+      query: <T>(text: string, params: unknown[] = []) => run<T[]>(text, params),
+      async exec(text: string) {
+        await run(text);
+      },
+    };
+  };
   await sql`select 1`;
   return {
     kind: 'postgres',
     ...wrap(sql),
-    transaction: async (fn) => (await sql.begin((tx) => fn(wrap(tx)))) as Awaited<ReturnType<typeof fn>>,
+    // When the connection is lost mid-transaction (the server stopped or restarted), the failed statement
+    // stays pending instead of rejecting: postgres.js 3.4.9 answers a rejection in sql.begin with a ROLLBACK
+    // on the closed connection, whose deferred write dereferences a null socket outside any promise and ends
+    // the process (porsager/postgres#1208). sql.begin rejects by itself with CONNECTION_CLOSED when the
+    // connection closes; should that never come, the transaction fails 10 s later with the statement's error.
+    transaction: (fn) => {
+      let lost: (err: unknown) => void = () => {};
+      const fallback = new Promise<never>((_, reject) => {
+        lost = (err) => setTimeout(() => reject(err), 10_000).unref();
+      });
+      return Promise.race([sql.begin((tx) => fn(wrap(tx, lost))) as Promise<Awaited<ReturnType<typeof fn>>>, fallback]);
+    },
     close: () => sql.end({ timeout: 5 }),
   };
 }

@@ -42,5 +42,6 @@ export function functionEnv(config: StackConfig): Record<string, string | undefi
     NEWS_FEED_URLS: config.news?.feedUrls,
     INVESTING_FEED_URL: config.news?.investingFeedUrl,
     NEWS_CACHE_SECONDS: config.news?.cacheSeconds,
+    NEWS_FEED_TIMEOUT_MS: config.news?.feedTimeoutMs,
   };
 }

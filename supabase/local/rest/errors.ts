@@ -1,4 +1,5 @@
 // PostgREST's error answers: the body {code, details, hint, message} and the HTTP status it picks.
+import { isDatabaseUnavailable, unavailableDetail } from '../db-unavailable.ts';
 
 export interface ErrorBody {
   code: string;
@@ -116,6 +117,10 @@ export function pgStatus(code: string, message: string, authed: boolean): number
 /** Turns anything thrown while answering into the response PostgREST would give. */
 export function toApiError(err: unknown, authed: boolean): ApiError {
   if (err instanceof ApiError) return err;
+  // The database is down or restarting: PostgREST's 503 for a connection it cannot use.
+  if (isDatabaseUnavailable(err)) {
+    return ApiError.pgrst(503, 'PGRST001', 'Database client error. Retrying the connection.', unavailableDetail(err));
+  }
   if (isPgError(err)) {
     const message = String(err.message ?? '');
     const status = pgStatus(err.code, message, authed);
