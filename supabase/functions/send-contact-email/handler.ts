@@ -15,7 +15,7 @@ import { isRetryPath, retryHandler } from './retry.ts';
 /** Messages per IP address per window. */
 export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
 
-/** The text the site shows when sending fails (SPEC: Contact failure). */
+/** The text the site shows when sending fails (`failureDescription` in content/labels/contact.md). */
 export const FAILURE_MESSAGE = 'Failed to send message. Please try again.';
 
 export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
