@@ -135,3 +135,8 @@ export function smart(text: string): string {
 export function firstSentence(text: string): string {
   return plain(text).match(/^.*?[.!?](?=\s|$)/)?.[0] ?? plain(text);
 }
+
+/** A text as a regular expression that matches it literally. */
+export function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
