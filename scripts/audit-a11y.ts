@@ -4,7 +4,7 @@
 // modes and the /newsletter-verified variants). Prints a table page x state -> violations, then the details of
 // any; exits 1 on a violation or on a state it could not reach.
 //
-// It starts what it needs as `npm test -- e2e` does (scripts/e2e-env.ts): dist-test built for the test ports
+// It starts what it needs as `npm test -- e2e` does (scripts/e2e-env.ts): dist-test (or AUDIT_DIST) built for the test ports
 // (TEST_SITE_PORT, TEST_API_PORT), a fresh stack on PGlite in a temporary DATA_DIR, the fixture feed server and
 // the site server. The member is created through the stack's admin API with a confirmed address and signed in
 // through the /auth page's form. `npm run audit:a11y -- /quiz /auth` audits only pages starting with those paths.
@@ -78,12 +78,36 @@ function builtRoutes(dir: string): string[] {
 
 const main = (page: Page) => page.locator('main');
 
-/** Loaded: network quiet, every island hydrated, no loading placeholder left in main. */
+/** Requests in flight per page, so settling can wait for the page's own fetches (news, profile, session). */
+const inFlight = new WeakMap<Page, Set<string>>();
+
+function track(page: Page) {
+  const pending = new Set<string>();
+  inFlight.set(page, pending);
+  page.on('request', (req) => pending.add(`${req.method()} ${req.url()}`));
+  const finished = (req: { method(): string; url(): string }) => pending.delete(`${req.method()} ${req.url()}`);
+  page.on('requestfinished', finished);
+  page.on('requestfailed', finished);
+}
+
+/** No request in flight for 300 ms (at most 10 s: a page may keep one open). */
+async function quiet(page: Page) {
+  const pending = inFlight.get(page);
+  const until = Date.now() + 10_000;
+  let calmSince = Date.now();
+  while (pending && Date.now() < until) {
+    if (pending.size > 0) calmSince = Date.now();
+    else if (Date.now() - calmSince >= 300) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Loaded: every island hydrated, no loading placeholder left in main, the network quiet. */
 async function settle(page: Page) {
-  await page.waitForLoadState('networkidle', { timeout: READY_TIMEOUT }).catch(() => {});
   await page.locator('astro-island[ssr]').first().waitFor({ state: 'detached', timeout: READY_TIMEOUT });
   await page.getByTestId('news-skeletons').first().waitFor({ state: 'detached', timeout: READY_TIMEOUT });
   await page.locator('main [aria-busy="true"]').first().waitFor({ state: 'detached', timeout: READY_TIMEOUT });
+  await quiet(page);
 }
 
 const toastRegion = (page: Page) => page.getByRole('region', { name: copy('site/navigation').labels.notifications });
@@ -346,6 +370,7 @@ async function signedInStorage(
   if (created.status !== 200) throw new Error(`admin API: ${created.status} ${await created.text()}`);
   const context = await browser.newContext(options);
   const page = await context.newPage();
+  track(page);
   await page.goto('/auth?tab=signin');
   await settle(page);
   await page.getByLabel(auth('email')).fill(email);
@@ -365,13 +390,26 @@ async function audit(
   options: Parameters<Browser['newContext']>[0],
 ): Promise<Outcome> {
   let context: BrowserContext | undefined;
+  // A state that never settles (a hung page, a dialog that never opens) fails its check instead of the run.
+  let timedOut = false;
+  const limit = setTimeout(
+    () => {
+      timedOut = true;
+      void context?.close();
+    },
+    state.state.includes('session complete') ? 240_000 : 120_000,
+  );
   try {
     context = await browser.newContext(options);
     const page = await context.newPage();
+    track(page);
     const response = await page.goto(state.path);
     if (!response) throw new Error('no response');
     await settle(page);
-    if (state.act) await state.act(page, viewport);
+    if (state.act) {
+      await state.act(page, viewport);
+      await quiet(page);
+    }
     const { violations } = await new AxeBuilder({ page }).analyze();
     const findings = violations.map((v) => ({
       id: v.id,
@@ -381,8 +419,10 @@ async function audit(
     }));
     return { state, viewport, who, findings };
   } catch (err) {
-    return { state, viewport, who, findings: [], error: (err as Error).message.split('\n')[0] };
+    const error = timedOut ? 'timed out' : (err as Error).message.split('\n')[0];
+    return { state, viewport, who, findings: [], error };
   } finally {
+    clearTimeout(limit);
     await context?.close();
   }
 }
@@ -446,14 +486,16 @@ function report(outcomes: Outcome[]): boolean {
 }
 
 const ports = e2ePorts();
-console.log('Building dist-test (when stale)...');
-buildForE2e(ports);
+// Its own build folder, so that it can run beside `npm test -- e2e` on other ports (TEST_SITE_PORT, TEST_API_PORT).
+const outDir = process.env.AUDIT_DIST ?? 'dist-test';
+console.log(`Building ${outDir} (when stale)...`);
+buildForE2e(ports, outDir);
 const work = mkdtempSync(join(tmpdir(), 'signals-audit-'));
-const environment = await startE2eEnvironment(ports, join(work, 'data'));
+const environment = await startE2eEnvironment(ports, join(work, 'data'), outDir);
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 let clean = false;
 try {
-  const list = states(builtRoutes(resolve('dist-test')));
+  const list = states(builtRoutes(resolve(outDir)));
   const base = (viewport: Viewport) => ({ ...viewports[viewport], baseURL: environment.siteUrl });
   const signedIn: Partial<Record<Viewport, Awaited<ReturnType<typeof signedInStorage>>>> = {};
   for (const viewport of Object.keys(viewports) as Viewport[]) {

@@ -26,9 +26,9 @@ export function e2ePorts(env: NodeJS.ProcessEnv = process.env): E2ePorts {
 export const e2eSiteUrl = (ports: E2ePorts) => `http://127.0.0.1:${ports.site}`;
 export const e2eApiUrl = (ports: E2ePorts) => `http://127.0.0.1:${ports.api}`;
 
-/** Builds dist-test for these ports when sources or settings changed; throws when the build fails. */
-export function buildForE2e(ports: E2ePorts): void {
-  buildIfStale('dist-test', {
+/** Builds `outDir` for these ports when sources or settings changed; throws when the build fails. */
+export function buildForE2e(ports: E2ePorts, outDir = 'dist-test'): void {
+  buildIfStale(outDir, {
     ...process.env,
     PUBLIC_SUPABASE_URL: e2eApiUrl(ports),
     SITE_URL: e2eSiteUrl(ports),
@@ -47,7 +47,11 @@ export interface E2eEnvironment {
 }
 
 /** The build served as a CDN would, a fresh stack on PGlite under `dataDir`, and the fixture feeds. */
-export async function startE2eEnvironment(ports: E2ePorts, dataDir: string): Promise<E2eEnvironment> {
+export async function startE2eEnvironment(
+  ports: E2ePorts,
+  dataDir: string,
+  outDir = 'dist-test',
+): Promise<E2eEnvironment> {
   const siteUrl = e2eSiteUrl(ports);
   const apiUrl = e2eApiUrl(ports);
   // The news function reads fixture feeds from 127.0.0.1, fresh on every request so a test can take them down.
@@ -69,7 +73,7 @@ export async function startE2eEnvironment(ports: E2ePorts, dataDir: string): Pro
     ),
   );
   const site = await startSiteServer({
-    dir: 'dist-test',
+    dir: outDir,
     port: ports.site,
     supabaseUrl: apiUrl,
     imageOrigins: [feeds.origin],
