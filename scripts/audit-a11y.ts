@@ -104,6 +104,10 @@ async function quiet(page: Page) {
 
 /** Loaded: every island hydrated, no loading placeholder left in main, the network quiet. */
 async function settle(page: Page) {
+  // Islands that hydrate when visible (the news feeds) are scrolled to, as a reader would.
+  for (const island of await page.locator('astro-island[ssr]').all()) {
+    await island.scrollIntoViewIfNeeded().catch(() => {});
+  }
   await page.locator('astro-island[ssr]').first().waitFor({ state: 'detached', timeout: READY_TIMEOUT });
   await page.getByTestId('news-skeletons').first().waitFor({ state: 'detached', timeout: READY_TIMEOUT });
   await page.locator('main [aria-busy="true"]').first().waitFor({ state: 'detached', timeout: READY_TIMEOUT });

@@ -276,6 +276,8 @@ test.describe('accessibility', () => {
   const paths = [...routes.map((route) => route.path), '/newsletter-verified?type=user'];
   for (const path of paths) {
     test(`${path} has no axe violations`, async ({ browser }) => {
+      // A full axe run takes a while on a busy machine.
+      test.setTimeout(60_000);
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(path);
