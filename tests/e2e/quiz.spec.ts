@@ -86,13 +86,8 @@ test('the result shows the band, the flag for 3 s, the links, and Retake Quiz re
   await expect(main(page).getByRole('heading', { level: 2, name: 'Growth One' })).toBeFocused();
   await expect(main(page).getByText(fill(labels.averageScore, { average: '3.0' }))).toBeVisible();
   const growth = band('Growth One');
-  for (const figure of [
-    growth?.profitFactor,
-    growth?.maxDrawdown,
-    growth?.winRate,
-    growth?.stopRules,
-    growth?.frequency,
-  ]) {
+  if (!growth) throw new Error('content/bands/ has no Growth One');
+  for (const figure of [growth.profitFactor, growth.maxDrawdown, growth.winRate, growth.stopRules, growth.frequency]) {
     await expect(main(page).getByText(figure, { exact: true })).toBeVisible();
   }
   const flag = main(page).getByText(labels.celebration);
