@@ -4,26 +4,12 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../supabase/local/config.ts';
-import { startStack } from '../supabase/local/server.ts';
-import { buildIfStale } from './build.ts';
-import { startFeedServer } from './feed-server.ts';
+import { buildForE2e, e2ePorts, startE2eEnvironment } from './e2e-env.ts';
 import { startThrowawayCluster } from './pg-cluster.ts';
-import { startSiteServer } from './serve.ts';
 import { measure } from './size.ts';
 
-// Ports of the test run, apart from the ones `npm start` uses, so both can run at once.
-// TEST_SITE_PORT and TEST_API_PORT move them (the database and mail ports follow the API's, as 54321 → 54322…).
-const testApiPort = Number(process.env.TEST_API_PORT ?? 55321);
-const E2E = {
-  site: Number(process.env.TEST_SITE_PORT ?? 4331),
-  api: testApiPort,
-  db: testApiPort + 1,
-  mailWeb: testApiPort + 3,
-  smtp: testApiPort + 4,
-};
-const siteUrl = `http://127.0.0.1:${E2E.site}`;
-const apiUrl = `http://127.0.0.1:${E2E.api}`;
+// Ports of the test run (TEST_SITE_PORT, TEST_API_PORT; see scripts/e2e-env.ts).
+const E2E = e2ePorts();
 
 const work = mkdtempSync(join(tmpdir(), 'signals-test-'));
 const totals = { passed: 0, failed: 0 };
@@ -108,12 +94,7 @@ let built = false;
 if (want('size') || want('e2e')) {
   console.log('\n=== build');
   try {
-    buildIfStale('dist-test', {
-      ...process.env,
-      PUBLIC_SUPABASE_URL: apiUrl,
-      SITE_URL: siteUrl,
-      PORT: String(E2E.site),
-    });
+    buildForE2e(E2E);
     built = true;
   } catch (err) {
     console.error(String(err));
@@ -134,38 +115,14 @@ if (built && want('e2e')) await e2e();
 
 /** The build served as a CDN would, a fresh stack on PGlite, and Playwright against both. */
 async function e2e() {
-  // The news function reads fixture feeds from 127.0.0.1, fresh on every request so a test can take them down.
-  const feeds = await startFeedServer();
-  const stack = await startStack(
-    loadConfig(
-      {
-        ...process.env,
-        DATA_DIR: join(work, 'data'),
-        RATE_LIMITS: 'off',
-        SITE_URL: siteUrl,
-        PORT: String(E2E.site),
-        DATABASE_URL: '',
-        NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
-        INVESTING_FEED_URL: feeds.feedUrl('investing.xml'),
-        NEWS_CACHE_SECONDS: '0',
-      },
-      { ports: { api: E2E.api, db: E2E.db, mailWeb: E2E.mailWeb, smtp: E2E.smtp } },
-    ),
-  );
-  const site = await startSiteServer({ dir: 'dist-test', port: E2E.site, imageOrigins: [feeds.origin] });
+  const environment = await startE2eEnvironment(E2E, join(work, 'data'));
   const report = join(work, 'e2e.json');
   try {
     await run(
       'e2e tests (Chromium)',
       'node_modules/@playwright/test/cli.js',
       ['test', '--reporter=line,json', ...specs],
-      {
-        E2E_BASE_URL: siteUrl,
-        E2E_SUPABASE_URL: apiUrl,
-        E2E_MAIL_API: `http://127.0.0.1:${E2E.mailWeb}/api/v1`,
-        E2E_FEEDS_URL: feeds.origin,
-        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-      },
+      { ...environment.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
     );
     if (existsSync(report)) {
       const { stats } = JSON.parse(readFileSync(report, 'utf8'));
@@ -173,9 +130,7 @@ async function e2e() {
       totals.failed += stats.unexpected;
     } else totals.failed += 1;
   } finally {
-    await new Promise<void>((done) => site.close(() => done()));
-    await stack.stop();
-    await feeds.close();
+    await environment.stop();
   }
 }
 

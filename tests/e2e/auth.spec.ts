@@ -1,6 +1,7 @@
 // Accounts in a real browser against the stack: sign up, confirm by mail, sign in, sign out, reset the
 // password by mail, and every message of the /auth page a person can meet on the way.
 import { expect, type Page, test } from '@playwright/test';
+import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
 
 const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
@@ -11,6 +12,13 @@ const ANON_KEY =
 const SERVICE_KEY =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU';
 const PASSWORD = 'Str0ng-pass!';
+
+// The page's words come from content/labels/auth.md and labels/password.md, the header's and the landing page's
+// from site/navigation.md and verification/user.md (tests/content.ts).
+const t = labels('auth');
+const checklist = labels('password')('heading');
+const site = copy('site/navigation');
+const accountVerified = copy('verification/user');
 
 let counter = 0;
 const uniqueEmail = (prefix: string) =>
@@ -61,13 +69,13 @@ async function mailedLink(to: string): Promise<string> {
 }
 
 const toast = (page: Page, title: string) =>
-  page.getByRole('region', { name: 'Notifications' }).locator('li').filter({ hasText: title });
+  page.getByRole('region', { name: site.labels.notifications }).locator('li').filter({ hasText: title });
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto('/auth?tab=signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await page.getByLabel(t('email')).fill(email);
+  await page.getByLabel(t('password'), { exact: true }).fill(password);
+  await page.getByRole('button', { name: t('signIn'), exact: true }).click();
 }
 
 test.describe('desktop', () => {
@@ -77,43 +85,43 @@ test.describe('desktop', () => {
     test.setTimeout(60_000);
     const email = uniqueEmail('new');
     await page.goto('/auth?tab=signup');
-    await expect(page.getByRole('tab', { name: 'Sign Up' })).toHaveAttribute('aria-selected', 'true');
-    await page.getByLabel('First Name').fill('Ada');
-    await page.getByLabel('Last Name').fill('Lovelace');
-    await page.getByLabel('Email').fill(email);
-    const submit = page.getByRole('button', { name: 'Create Account' });
-    const password = page.getByLabel('Password', { exact: true });
-    await expect(page.getByText('Password must contain:')).toBeHidden();
+    await expect(page.getByRole('tab', { name: t('signUpTab') })).toHaveAttribute('aria-selected', 'true');
+    await page.getByLabel(t('firstName')).fill('Ada');
+    await page.getByLabel(t('lastName')).fill('Lovelace');
+    await page.getByLabel(t('email')).fill(email);
+    const submit = page.getByRole('button', { name: t('signUp') });
+    const password = page.getByLabel(t('password'), { exact: true });
+    await expect(page.getByText(checklist)).toBeHidden();
     await password.fill('weak');
-    await expect(page.getByText('Password must contain:')).toBeVisible();
+    await expect(page.getByText(checklist)).toBeVisible();
     await expect(submit).toBeDisabled();
     await password.fill(PASSWORD);
     await expect(submit).toBeEnabled();
     await submit.click();
-    await expect(page.getByText('Password must contain:')).toBeHidden();
-    await expect(toast(page, 'Please check your email to verify your account before signing in.')).toBeVisible({
+    await expect(page.getByText(checklist)).toBeHidden();
+    await expect(toast(page, t('signUpSuccessDescription'))).toBeVisible({
       timeout: 15_000,
     });
-    await expect(page.getByLabel('Email')).toHaveValue('');
-    await expect(page.getByLabel('First Name')).toHaveValue('');
+    await expect(page.getByLabel(t('email'))).toHaveValue('');
+    await expect(page.getByLabel(t('firstName'))).toHaveValue('');
 
     await page.goto(await mailedLink(email));
     await expect(page).toHaveURL(/\/newsletter-verified\?type=user$/);
-    await expect(page.locator('h1')).toHaveText('Account verified');
-    await page.getByRole('link', { name: 'Go to Login' }).click();
+    await expect(page.locator('h1')).toHaveText(accountVerified.heading);
+    await page.getByRole('link', { name: accountVerified.links[0]?.label }).click();
 
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.getByLabel(t('email')).fill(email);
+    await page.getByLabel(t('password'), { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: t('signIn'), exact: true }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(toast(page, 'Welcome back!')).toBeVisible();
+    await expect(toast(page, t('welcomeBack'))).toBeVisible();
     const header = page.getByRole('banner');
     await expect(header.getByText(email).filter({ visible: true })).toBeVisible();
 
-    await header.getByRole('button', { name: 'Sign Out' }).click();
+    await header.getByRole('button', { name: site.labels.signOut }).click();
     await expect(page).toHaveURL(/\/$/);
-    await expect(toast(page, 'Signed out')).toContainText('You have been signed out successfully.');
-    await expect(header.getByRole('link', { name: 'Sign In' })).toBeVisible();
+    await expect(toast(page, site.labels.signedOutTitle)).toContainText(site.labels.signedOutDescription);
+    await expect(header.getByRole('link', { name: site.labels.signIn })).toBeVisible();
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('auth-token')))).toEqual([]);
   });
 
@@ -121,25 +129,24 @@ test.describe('desktop', () => {
     const email = uniqueEmail('taken');
     await createUser(email);
     await page.goto('/auth?tab=signup');
-    await page.getByLabel('First Name').fill('Ada');
-    await page.getByLabel('Last Name').fill('Lovelace');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    await expect(toast(page, 'Account exists')).toContainText(
-      'This email is already registered. Please sign in instead.',
-      { timeout: 15_000 },
-    );
+    await page.getByLabel(t('firstName')).fill('Ada');
+    await page.getByLabel(t('lastName')).fill('Lovelace');
+    await page.getByLabel(t('email')).fill(email);
+    await page.getByLabel(t('password'), { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: t('signUp') }).click();
+    await expect(toast(page, t('accountExistsTitle'))).toContainText(t('accountExistsDescription'), {
+      timeout: 15_000,
+    });
   });
 
   test('blank names: Missing information, nothing sent', async ({ page }) => {
     const email = uniqueEmail('noname');
     await page.goto('/auth?tab=signup');
-    await page.getByLabel('First Name').fill('   ');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    await expect(toast(page, 'Missing information')).toContainText('Please provide your first and last name.');
+    await page.getByLabel(t('firstName')).fill('   ');
+    await page.getByLabel(t('email')).fill(email);
+    await page.getByLabel(t('password'), { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: t('signUp') }).click();
+    await expect(toast(page, t('missingNamesTitle'))).toContainText(t('missingNamesDescription'));
     expect(await passwordWorks(email, PASSWORD)).toBe(false);
   });
 
@@ -147,9 +154,7 @@ test.describe('desktop', () => {
     const email = uniqueEmail('wrong');
     await createUser(email);
     await signIn(page, email, 'Not-the-1-password');
-    await expect(toast(page, 'Invalid credentials')).toContainText(
-      'Please check your email and password and try again.',
-    );
+    await expect(toast(page, t('invalidCredentialsTitle'))).toContainText(t('invalidCredentialsDescription'));
     await expect(page).toHaveURL(/\/auth\?tab=signin$/);
   });
 
@@ -164,8 +169,8 @@ test.describe('desktop', () => {
 
   test('forgot password without an email: Email required', async ({ page }) => {
     await page.goto('/auth');
-    await page.getByRole('button', { name: 'Forgot password?' }).click();
-    await expect(toast(page, 'Email required')).toContainText('Please enter your email address first.');
+    await page.getByRole('button', { name: t('forgotPassword') }).click();
+    await expect(toast(page, t('emailRequiredTitle'))).toContainText(t('emailRequiredDescription'));
   });
 
   test('reset by mail: mismatch, new password, /dashboard; old password fails; the used link has expired', async ({
@@ -176,24 +181,24 @@ test.describe('desktop', () => {
     const email = uniqueEmail('reset');
     await createUser(email);
     await page.goto('/auth?tab=signin');
-    await page.getByLabel('Email').fill(email);
-    await page.getByRole('button', { name: 'Forgot password?' }).click();
-    await expect(toast(page, 'Reset email sent')).toBeVisible({ timeout: 15_000 });
+    await page.getByLabel(t('email')).fill(email);
+    await page.getByRole('button', { name: t('forgotPassword') }).click();
+    await expect(toast(page, t('resetSentTitle'))).toBeVisible({ timeout: 15_000 });
 
     const link = await mailedLink(email);
     await page.goto(link);
-    await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: t('resetHeading') })).toBeVisible();
     // Tokens are out of the address bar.
     await expect(page).toHaveURL(/\/auth\?tab=reset$/);
-    await page.getByLabel('New Password', { exact: true }).fill('N3w-password!');
-    await expect(page.getByText('Password must contain:')).toBeVisible();
-    await page.getByLabel('Confirm New Password').fill('N3w-password?');
-    await page.getByRole('button', { name: 'Update Password' }).click();
-    await expect(toast(page, 'Passwords do not match')).toContainText('Please make sure both passwords are identical.');
-    await page.getByLabel('Confirm New Password').fill('N3w-password!');
-    await page.getByRole('button', { name: 'Update Password' }).click();
+    await page.getByLabel(t('newPassword'), { exact: true }).fill('N3w-password!');
+    await expect(page.getByText(checklist)).toBeVisible();
+    await page.getByLabel(t('confirmPassword')).fill('N3w-password?');
+    await page.getByRole('button', { name: t('updatePassword') }).click();
+    await expect(toast(page, t('mismatchTitle'))).toContainText(t('mismatchDescription'));
+    await page.getByLabel(t('confirmPassword')).fill('N3w-password!');
+    await page.getByRole('button', { name: t('updatePassword') }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(toast(page, 'Password updated')).toBeVisible();
+    await expect(toast(page, t('passwordUpdatedTitle'))).toBeVisible();
     expect(await passwordWorks(email, PASSWORD)).toBe(false);
     expect(await passwordWorks(email, 'N3w-password!')).toBe(true);
 
@@ -201,30 +206,26 @@ test.describe('desktop', () => {
     const fresh = await browser.newContext();
     const other = await fresh.newPage();
     await other.goto(link);
-    await expect(toast(other, 'Reset link expired')).toContainText(
-      'Your password reset link has expired. Please request a new one.',
-    );
-    await expect(other.getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-selected', 'true');
+    await expect(toast(other, t('linkExpiredTitle'))).toContainText(t('linkExpiredDescription'));
+    await expect(other.getByRole('tab', { name: t('signInTab') })).toHaveAttribute('aria-selected', 'true');
     await expect(other).toHaveURL(/\/auth\?tab=signin$/);
     await fresh.close();
   });
 
   test('tab=reset without a session: updating says the link has expired and returns to the tabs', async ({ page }) => {
     await page.goto('/auth?tab=reset');
-    await page.getByLabel('New Password', { exact: true }).fill(PASSWORD);
-    await page.getByLabel('Confirm New Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Update Password' }).click();
-    await expect(toast(page, 'Reset link expired')).toBeVisible();
-    await expect(page.getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-selected', 'true');
+    await page.getByLabel(t('newPassword'), { exact: true }).fill(PASSWORD);
+    await page.getByLabel(t('confirmPassword')).fill(PASSWORD);
+    await page.getByRole('button', { name: t('updatePassword') }).click();
+    await expect(toast(page, t('linkExpiredTitle'))).toBeVisible();
+    await expect(page.getByRole('tab', { name: t('signInTab') })).toHaveAttribute('aria-selected', 'true');
   });
 
   test('a reset code that cannot be exchanged: Reset link expired, back to the tabs', async ({ page }) => {
     await page.goto('/auth?code=0b0e5c4e-used-or-foreign');
-    await expect(toast(page, 'Reset link expired')).toContainText(
-      'Your password reset link has expired. Please request a new one.',
-    );
+    await expect(toast(page, t('linkExpiredTitle'))).toContainText(t('linkExpiredDescription'));
     await expect(page).toHaveURL(/\/auth\?tab=signin$/);
-    await expect(page.getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: t('signInTab') })).toHaveAttribute('aria-selected', 'true');
   });
 
   test('Sign Out that fails keeps the session and says so; a retry signs out', async ({ page }) => {
@@ -234,47 +235,49 @@ test.describe('desktop', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     await page.route('**/auth/v1/logout**', (route) => route.abort('connectionrefused'));
     const header = page.getByRole('banner');
-    await header.getByRole('button', { name: 'Sign Out' }).filter({ visible: true }).click();
-    await expect(toast(page, 'Error')).toContainText('Failed to sign out. Please try again.');
+    await header.getByRole('button', { name: site.labels.signOut }).filter({ visible: true }).click();
+    await expect(toast(page, site.labels.signOutFailedTitle)).toContainText(site.labels.signOutFailedDescription);
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(header.getByText(email).filter({ visible: true })).toBeVisible();
     await page.unroute('**/auth/v1/logout**');
-    await header.getByRole('button', { name: 'Sign Out' }).filter({ visible: true }).click();
+    await header.getByRole('button', { name: site.labels.signOut }).filter({ visible: true }).click();
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
-    await expect(toast(page, 'Signed out')).toBeVisible();
+    await expect(toast(page, site.labels.signedOutTitle)).toBeVisible();
   });
 
   test('Cancel on the reset form returns to the Sign In tab', async ({ page }) => {
     await page.goto('/auth?tab=reset');
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: t('cancel') }).click();
     await expect(page).toHaveURL(/\/auth\?tab=signin$/);
-    await expect(page.getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: t('signInTab') })).toHaveAttribute('aria-selected', 'true');
   });
 
   test('the tabs work from the keyboard and follow ?tab=', async ({ page }) => {
     await page.goto('/auth?tab=signin');
-    const signInTab = page.getByRole('tab', { name: 'Sign In' });
+    const signInTab = page.getByRole('tab', { name: t('signInTab') });
     await signInTab.focus();
     await page.keyboard.press('ArrowRight');
-    await expect(page.getByRole('tab', { name: 'Sign Up' })).toBeFocused();
-    await expect(page.getByRole('tab', { name: 'Sign Up' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: t('signUpTab') })).toBeFocused();
+    await expect(page.getByRole('tab', { name: t('signUpTab') })).toHaveAttribute('aria-selected', 'true');
     await expect(page).toHaveURL(/\/auth\?tab=signup$/);
-    await expect(page.getByLabel('First Name')).toBeVisible();
+    await expect(page.getByLabel(t('firstName'))).toBeVisible();
     await page.keyboard.press('ArrowLeft');
     await expect(signInTab).toHaveAttribute('aria-selected', 'true');
-    await expect(page.getByLabel('First Name')).toHaveCount(0);
-    await expect(page.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
+    await expect(page.getByLabel(t('firstName'))).toHaveCount(0);
+    await expect(page.getByRole('link', { name: t('backToHome') })).toHaveAttribute('href', '/');
   });
 
   for (const [mode, path, ready] of [
-    ['sign in', '/auth?tab=signin', 'Forgot password?'],
-    ['sign up', '/auth?tab=signup', 'Create Account'],
-    ['reset', '/auth?tab=reset', 'Update Password'],
+    ['sign in', '/auth?tab=signin', t('forgotPassword')],
+    ['sign up', '/auth?tab=signup', t('signUp')],
+    ['reset', '/auth?tab=reset', t('updatePassword')],
   ] as const) {
     test(`/auth in ${mode} mode has no axe violations, the checklist open`, async ({ page }) => {
       await page.goto(path);
       await expect(page.getByRole('button', { name: ready })).toBeVisible();
-      const password = page.getByLabel(/^(New )?Password$/);
+      const password = page
+        .getByLabel(t('password'), { exact: true })
+        .or(page.getByLabel(t('newPassword'), { exact: true }));
       await password.focus();
       expect(await axeViolations(page)).toEqual([]);
     });
@@ -287,10 +290,10 @@ test('sign out from the mobile menu @mobile', async ({ page, isMobile }) => {
   await createUser(email);
   await signIn(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('button', { name: site.labels.openMenu }).click();
   const menu = page.locator('#mobile-menu-panel');
   await expect(menu.getByText(email)).toBeVisible();
-  await menu.getByRole('button', { name: 'Sign Out' }).click();
+  await menu.getByRole('button', { name: site.labels.signOut }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(toast(page, 'Signed out')).toContainText('You have been signed out successfully.');
+  await expect(toast(page, site.labels.signedOutTitle)).toContainText(site.labels.signedOutDescription);
 });

@@ -1,29 +1,15 @@
 import { expect, type Page, test } from '@playwright/test';
+import { copy, fill } from '../content.ts';
 
 const SESSION_KEY = 'sb-127-auth-token';
 
-const headerLinks: [string, string][] = [
-  ['Home', '/'],
-  ['Features', '/features'],
-  ['Signals', '/signals'],
-  ['8 Principles', '/principles'],
-  ['VPS Hosting', '/vps-hosting'],
-  ['How It Works', '/how-it-works'],
-  ['About Us', '/about-us'],
-];
-
-const footerLinks = [
-  '/',
-  '/news',
-  '/trading-ideas',
-  '/investing-news',
-  '/setup-guide',
-  '/faq',
-  '/support',
-  '/contact-us',
-  '/signals',
-  '/quiz',
-];
+// The chrome's links and labels come from content/site/navigation.md (tests/content.ts).
+const site = copy('site/navigation');
+const headerLinks: [string, string][] = site.headerLinks.map((link) => [link.label, link.href]);
+const footerLinks = site.footerLinks.map((link) => link.href);
+const { labels } = site;
+const headerLabel = (href: string) => site.headerLinks.find((link) => link.href === href)?.label ?? href;
+const footerLabel = (href: string) => site.footerLinks.find((link) => link.href === href)?.label ?? href;
 
 /** Stores a session the way supabase-js does, before any page script runs. */
 async function storeSession(page: Page, email: string, expiresInSeconds: number) {
@@ -47,15 +33,15 @@ async function storeSession(page: Page, email: string, expiresInSeconds: number)
 test.describe('desktop header', () => {
   test.skip(({ isMobile }) => isMobile, 'the desktop navigation is hidden on phones');
 
-  test('has the seven links, each leading to its page', async ({ page }) => {
+  test('has its links, each leading to its page', async ({ page }) => {
     await page.goto('/');
-    const nav = page.getByRole('banner').getByRole('navigation', { name: 'Main' });
+    const nav = page.getByRole('banner').getByRole('navigation', { name: labels.primaryNav });
     await expect(nav.getByRole('link')).toHaveText(headerLinks.map(([label]) => label));
     for (const [label, href] of headerLinks) {
       await page.goto('/about-us');
       await page
         .getByRole('banner')
-        .getByRole('navigation', { name: 'Main' })
+        .getByRole('navigation', { name: labels.primaryNav })
         .getByRole('link', { name: label, exact: true })
         .click();
       await expect(page).toHaveURL((url) => url.pathname.replace(/\/$/, '') === href.replace(/\/$/, ''));
@@ -71,12 +57,15 @@ test.describe('desktop header', () => {
     await page.goto('/signals');
     await page.mouse.wheel(0, 2500);
     await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(1000);
-    const nav = page.getByRole('banner').getByRole('navigation', { name: 'Main' });
-    await Promise.all([page.waitForEvent('load'), nav.getByRole('link', { name: 'Signals', exact: true }).click()]);
+    const nav = page.getByRole('banner').getByRole('navigation', { name: labels.primaryNav });
+    await Promise.all([
+      page.waitForEvent('load'),
+      nav.getByRole('link', { name: headerLabel('/signals'), exact: true }).click(),
+    ]);
     await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
     await page.mouse.wheel(0, 2500);
     await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(1000);
-    await nav.getByRole('link', { name: 'Features', exact: true }).click();
+    await nav.getByRole('link', { name: headerLabel('/features'), exact: true }).click();
     await expect(page).toHaveURL(/\/features\/?$/);
     await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
   });
@@ -97,12 +86,12 @@ test.describe('desktop header', () => {
   test('signed out: Sign In and Sign Up lead to the auth tabs; no Sign Out', async ({ page }) => {
     await page.goto('/features');
     const auth = authArea(page);
-    await expect(auth.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/auth?tab=signin');
-    await expect(auth.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/auth?tab=signup');
-    await expect(auth.getByRole('link', { name: 'Sign In' })).toBeVisible();
-    await expect(auth.getByRole('link', { name: 'Dashboard' })).toBeHidden();
+    await expect(auth.getByRole('link', { name: labels.signIn })).toHaveAttribute('href', site.auth.signInHref);
+    await expect(auth.getByRole('link', { name: labels.signUp })).toHaveAttribute('href', site.auth.signUpHref);
+    await expect(auth.getByRole('link', { name: labels.signIn })).toBeVisible();
+    await expect(auth.getByRole('link', { name: labels.dashboard })).toBeHidden();
     await expect(auth.locator('[data-sign-out]')).toBeHidden();
-    await auth.getByRole('link', { name: 'Sign Up' }).click();
+    await auth.getByRole('link', { name: labels.signUp }).click();
     await expect(page).toHaveURL(/\/auth\/?\?tab=signup$/);
   });
 
@@ -111,19 +100,19 @@ test.describe('desktop header', () => {
     await page.goto('/');
     const auth = authArea(page);
     await expect(auth.getByText('trader@example.com')).toBeVisible();
-    await expect(auth.getByRole('link', { name: 'Dashboard' })).toBeVisible();
-    await expect(auth.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
-    await expect(auth.getByRole('button', { name: 'Sign Out' })).toBeVisible();
+    await expect(auth.getByRole('link', { name: labels.dashboard })).toBeVisible();
+    await expect(auth.getByRole('link', { name: labels.dashboard })).toHaveAttribute('href', site.auth.dashboardHref);
+    await expect(auth.getByRole('button', { name: labels.signOut })).toBeVisible();
     await expect(auth.locator('[data-sign-out]')).toBeVisible();
-    await expect(auth.locator('a', { hasText: 'Sign In' })).toBeHidden();
-    await expect(auth.locator('a', { hasText: 'Sign Up' })).toBeHidden();
+    await expect(auth.locator('a', { hasText: labels.signIn })).toBeHidden();
+    await expect(auth.locator('a', { hasText: labels.signUp })).toBeHidden();
   });
 
   test('an expired stored session counts as signed out', async ({ page }) => {
     await storeSession(page, 'trader@example.com', -60);
     await page.goto('/');
     const auth = authArea(page);
-    await expect(auth.getByRole('link', { name: 'Sign In' })).toBeVisible();
+    await expect(auth.getByRole('link', { name: labels.signIn })).toBeVisible();
     await expect(auth.locator('[data-auth-email]')).toBeHidden();
     await expect(auth.locator('[data-sign-out]')).toBeHidden();
   });
@@ -131,7 +120,7 @@ test.describe('desktop header', () => {
   test('the skip link moves focus to the main content', async ({ page }) => {
     await page.goto('/signals');
     await page.keyboard.press('Tab');
-    const skip = page.getByRole('link', { name: 'Skip to content' });
+    const skip = page.getByRole('link', { name: labels.skipLink });
     await expect(skip).toBeFocused();
     await expect(skip).toBeVisible();
     await page.keyboard.press('Enter');
@@ -140,7 +129,7 @@ test.describe('desktop header', () => {
 
   test('footer: all quick links shown without toggling, with the disclaimer and copyright', async ({ page }) => {
     await page.goto('/');
-    const nav = page.getByRole('contentinfo').getByRole('navigation', { name: 'Footer' });
+    const nav = page.getByRole('contentinfo').getByRole('navigation', { name: labels.footerNav });
     const links = nav.getByRole('link');
     await expect(links).toHaveCount(footerLinks.length);
     for (const [index, href] of footerLinks.entries()) {
@@ -148,8 +137,8 @@ test.describe('desktop header', () => {
       await expect(links.nth(index)).toHaveAttribute('href', href);
     }
     const footer = page.getByRole('contentinfo');
-    await expect(footer).toContainText('Profits shown in demos are not guaranteed');
-    await expect(footer).toContainText(`© ${new Date().getFullYear()} SignalOne`);
+    await expect(footer).toContainText(site.disclaimer);
+    await expect(footer).toContainText(fill(site.copyright, { year: new Date().getFullYear() }));
   });
 });
 
@@ -158,7 +147,7 @@ test.describe('mobile chrome', () => {
 
   test('the menu toggle opens the overlay; Escape closes it and returns focus @mobile', async ({ page }) => {
     await page.goto('/');
-    const toggle = page.getByRole('button', { name: 'Open menu' });
+    const toggle = page.getByRole('button', { name: labels.openMenu });
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     const panel = page.locator('#mobile-menu-panel');
     await expect(panel).toBeHidden();
@@ -169,23 +158,23 @@ test.describe('mobile chrome', () => {
     await expect(cross).toBeHidden();
 
     await toggle.click();
-    const close = page.getByRole('button', { name: 'Close menu' });
+    const close = page.getByRole('button', { name: labels.closeMenu });
     await expect(close).toHaveAttribute('aria-expanded', 'true');
     await expect(cross).toBeVisible();
     await expect(bars).toBeHidden();
     await expect(close).toHaveAttribute('aria-controls', 'mobile-menu-panel');
-    const nav = panel.getByRole('navigation', { name: 'Main' });
+    const nav = panel.getByRole('navigation', { name: labels.primaryNav });
     for (const [label, href] of headerLinks) {
       await expect(nav.getByRole('link', { name: label, exact: true })).toBeVisible();
       await expect(nav.getByRole('link', { name: label, exact: true })).toHaveAttribute('href', href);
     }
-    await expect(panel.getByRole('link', { name: 'Sign In' })).toBeVisible();
-    await expect(panel.getByRole('link', { name: 'Sign Up' })).toBeVisible();
+    await expect(panel.getByRole('link', { name: labels.signIn })).toBeVisible();
+    await expect(panel.getByRole('link', { name: labels.signUp })).toBeVisible();
 
-    await nav.getByRole('link', { name: 'Features' }).focus();
+    await nav.getByRole('link', { name: headerLabel('/features') }).focus();
     await page.keyboard.press('Escape');
     await expect(panel).toBeHidden();
-    const reopened = page.getByRole('button', { name: 'Open menu' });
+    const reopened = page.getByRole('button', { name: labels.openMenu });
     await expect(reopened).toHaveAttribute('aria-expanded', 'false');
     await expect(reopened).toBeFocused();
     await expect(bars).toBeVisible();
@@ -194,8 +183,11 @@ test.describe('mobile chrome', () => {
 
   test('a link in the menu navigates to its page @mobile', async ({ page }) => {
     await page.goto('/');
-    await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.locator('#mobile-menu-panel').getByRole('link', { name: '8 Principles' }).click();
+    await page.getByRole('button', { name: labels.openMenu }).click();
+    await page
+      .locator('#mobile-menu-panel')
+      .getByRole('link', { name: headerLabel('/principles') })
+      .click();
     await expect(page).toHaveURL(/\/principles\/?$/);
     await expect(page.locator('#mobile-menu-panel')).toBeHidden();
   });
@@ -203,13 +195,15 @@ test.describe('mobile chrome', () => {
   test('footer Quick Links are collapsed until their toggle is pressed @mobile', async ({ page }) => {
     await page.goto('/');
     const footer = page.getByRole('contentinfo');
-    const toggle = footer.locator('summary', { hasText: 'Quick Links' });
+    const toggle = footer.locator('summary', { hasText: labels.quickLinks });
     await toggle.scrollIntoViewIfNeeded();
-    const faq = footer.getByRole('link', { name: 'FAQ' });
+    const faq = footer.getByRole('link', { name: footerLabel('/faq') });
     await expect(faq).toBeHidden();
     await toggle.click();
     await expect(faq).toBeVisible();
-    await expect(footer.getByRole('navigation', { name: 'Footer' }).getByRole('link')).toHaveCount(footerLinks.length);
+    await expect(footer.getByRole('navigation', { name: labels.footerNav }).getByRole('link')).toHaveCount(
+      footerLinks.length,
+    );
     await toggle.click();
     await expect(faq).toBeHidden();
   });

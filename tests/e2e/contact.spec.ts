@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { labels, section } from '../content.ts';
 import { axeViolations, postsTo } from './checks.ts';
 import { waitForMail } from './mail.ts';
 
@@ -7,6 +8,10 @@ const FUNCTION = `${API}/functions/v1/send-contact-email`;
 const INBOX = process.env.CONTACT_INBOX ?? 'support@signals.local';
 
 const uniqueEmail = () => `sender-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+
+// The form's words come from content/labels/contact.md (tests/content.ts); the field messages are the form
+// rules' own (supabase/functions/_shared/form-rules.ts).
+const t = labels('contact');
 
 const form = (page: Page) => page.locator('contact-form');
 const ids: Record<string, string> = {
@@ -17,7 +22,10 @@ const ids: Record<string, string> = {
 };
 /** A field by its visible label; the test checks the labels' wiring once, below. */
 const field = (page: Page, label: string) => form(page).locator(ids[label] ?? label);
-const send = (page: Page) => form(page).getByRole('button', { name: /Send Message|Sending/ });
+const send = (page: Page) =>
+  form(page)
+    .getByRole('button', { name: t('submit') })
+    .or(form(page).getByRole('button', { name: t('submitting') }));
 
 // The machine running these may be busy: a first call loads the function, and axe takes a while.
 test.describe.configure({ timeout: 90_000 });
@@ -38,14 +46,14 @@ test('a message is sent: "Sending...", then "Message Sent!", the form resets and
   await field(page, 'Subject').fill(`Growth One question ${email}`);
   await field(page, 'Message').fill('How many signals\nper week?');
   await send(page).click();
-  await expect(send(page)).toHaveText('Sending...');
+  await expect(send(page)).toHaveText(t('submitting'));
   await expect(send(page)).toBeDisabled();
 
-  const toast = page.getByRole('status').filter({ hasText: 'Message Sent!' });
+  const toast = page.getByRole('status').filter({ hasText: t('successTitle') });
   await expect(toast).toBeVisible(AFTER_CALL);
-  await expect(toast).toContainText("Thank you for your message. We'll get back to you soon.");
+  await expect(toast).toContainText(t('successDescription'));
   for (const label of ['Name', 'Email', 'Subject', 'Message']) await expect(field(page, label)).toHaveValue('');
-  await expect(send(page)).toHaveText('Send Message');
+  await expect(send(page)).toHaveText(t('submit'));
 
   const mail = await waitForMail((m) => m.ReplyTo.some((r) => r.Address === email));
   expect(mail.To.map((to) => to.Address)).toEqual([INBOX]);
@@ -61,7 +69,7 @@ test('without a subject the inbox gets "New Contact Form Submission"', async ({ 
   await field(page, 'Email').fill(email);
   await field(page, 'Message').fill('No subject');
   await send(page).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Message Sent!' })).toBeVisible(AFTER_CALL);
+  await expect(page.getByRole('status').filter({ hasText: t('successTitle') })).toBeVisible(AFTER_CALL);
   const mail = await waitForMail((m) => m.ReplyTo.some((r) => r.Address === email));
   expect(mail.Subject).toBe('New Contact Form Submission');
 });
@@ -73,9 +81,9 @@ test('missing fields: "Missing Information", each missing field marked, the firs
   const sent = postsTo(page, FUNCTION);
   await field(page, 'Email').fill('ann@example.com');
   await send(page).click();
-  const toast = page.getByRole('alert').filter({ hasText: 'Missing Information' });
+  const toast = page.getByRole('alert').filter({ hasText: t('missingTitle') });
   await expect(toast).toBeVisible(AFTER_CALL);
-  await expect(toast).toContainText('Please fill in all required fields.');
+  await expect(toast).toContainText(t('missingDescription'));
   await expect(field(page, 'Name')).toBeFocused();
   for (const [label, message] of [
     ['Name', 'Name is required.'],
@@ -100,7 +108,7 @@ test('field limits are explained before sending, and the form keeps what was typ
   await expect(field(page, 'Subject')).toBeFocused();
   await expect(field(page, 'Subject')).toHaveAccessibleDescription('Subject must be at most 200 characters.');
   await expect(field(page, 'Message')).toHaveAccessibleDescription('Message must be at most 5,000 characters.');
-  await expect(page.getByRole('alert').filter({ hasText: 'Missing Information' })).toHaveCount(0);
+  await expect(page.getByRole('alert').filter({ hasText: t('missingTitle') })).toHaveCount(0);
   await expect(field(page, 'Message')).toHaveValue('m'.repeat(5001));
 
   await field(page, 'Email').fill('cy-at-example');
@@ -119,9 +127,9 @@ test('sending fails: the "Error" toast, and the form is kept', async ({ page }) 
   await field(page, 'Email').fill('dee@example.com');
   await field(page, 'Message').fill('Please keep me');
   await send(page).click();
-  const toast = page.getByRole('alert').filter({ hasText: 'Failed to send message. Please try again.' });
+  const toast = page.getByRole('alert').filter({ hasText: t('failureDescription') });
   await expect(toast).toBeVisible(AFTER_CALL);
-  await expect(toast).toContainText('Error');
+  await expect(toast).toContainText(t('failureTitle'));
   await expect(field(page, 'Message')).toHaveValue('Please keep me');
   await expect(field(page, 'Name')).toHaveValue('Dee');
   await expect(send(page)).toBeEnabled();
@@ -139,7 +147,7 @@ test('a filled honeypot is silently ignored: nothing is sent', async ({ page }) 
   await field(page, 'Email').fill('bot@example.com');
   await field(page, 'Message').fill('Buy now');
   await send(page).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Message Sent!' })).toBeVisible(AFTER_CALL);
+  await expect(page.getByRole('status').filter({ hasText: t('successTitle') })).toBeVisible(AFTER_CALL);
   expect(sent).toEqual([]);
 });
 
@@ -147,14 +155,15 @@ test('the response-time claims and the form are on the page, keyboard-reachable 
   page,
 }) => {
   await page.goto('/contact-us');
-  for (const text of ['Technical support', 'Under 2 hrs', 'General enquiries', 'Under 24 hrs', 'Sales', 'Under 1 hr']) {
+  const claims = section('contact-us', 'response-times').items ?? [];
+  for (const text of claims.flatMap((item) => [item.title, item.text ?? ''])) {
     await expect(page.getByText(text, { exact: true }).first()).toBeVisible();
   }
   for (const [label, name] of [
-    ['Name', 'Name'],
-    ['Email', 'Email'],
-    ['Subject', 'Subject (optional)'],
-    ['Message', 'Message'],
+    ['Name', t('nameLabel')],
+    ['Email', t('emailLabel')],
+    ['Subject', `${t('subjectLabel')} ${t('optional')}`],
+    ['Message', t('messageLabel')],
   ]) {
     await expect(field(page, label)).toHaveAccessibleName(name);
   }

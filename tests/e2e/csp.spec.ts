@@ -34,6 +34,8 @@ for (const route of routes) {
       document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
     await page.goto(route);
+    // /dashboard and /settings send a visitor without a session on to /auth: check the page it lands on.
+    if (route === '/dashboard' || route === '/settings') await page.waitForURL(/\/auth\/?$/);
     await page.waitForLoadState('networkidle');
     const csp = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
     // /trading-ideas also names the chart widget's script origin.

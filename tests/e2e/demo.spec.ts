@@ -1,8 +1,16 @@
 import { expect, type Page, test } from '@playwright/test';
+import { copy, fill, literal } from '../content.ts';
 import { axeViolations } from './checks.ts';
 
-const watchDemo = (page: Page) => page.locator('main').getByRole('link', { name: 'Watch Demo' });
-const demo = (page: Page) => page.getByRole('dialog', { name: 'Live Trading Demo' });
+// The dialog's words come from content/demo/live-trading.md, Watch Demo from content/pages/index.md, the quiz's
+// from content/quiz/risk-profile.md (tests/content.ts). The figures (68 trades, £254.00) are the demo script's.
+const copyOf = copy('demo/live-trading');
+const { labels } = copyOf;
+const watchDemoLabel = copy('pages/index').ctas?.find((cta) => cta.action === 'demo')?.label ?? '';
+const quiz = copy('quiz/risk-profile');
+
+const watchDemo = (page: Page) => page.locator('main').getByRole('link', { name: watchDemoLabel });
+const demo = (page: Page) => page.getByRole('dialog', { name: copyOf.title });
 
 // Generous: several of these tests run a whole session, and the machine may be busy.
 test.describe.configure({ timeout: 60_000 });
@@ -40,8 +48,9 @@ test('the open demo and the quiz cause no Content-Security-Policy violation', as
   expect(await violations()).toEqual([]);
   await page.goto('/quiz');
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-  await page.locator('main').getByRole('button', { name: "I'm new to trading" }).click();
-  await expect(page.locator('main').getByText('2 of 5', { exact: true })).toBeVisible();
+  await page.locator('main').getByRole('button', { name: quiz.questions[0]?.options[0]?.text }).click();
+  const second = fill(quiz.labels.questionCount, { n: 2, total: quiz.questions.length });
+  await expect(page.locator('main').getByText(second, { exact: true })).toBeVisible();
   expect(await violations()).toEqual([]);
 });
 
@@ -54,26 +63,26 @@ test('the demo plays 68 trades to a £254.00 total, then the trades won and the 
   const dialog = demo(page);
   await expect(dialog).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
-  await expect(dialog.getByRole('heading', { name: 'How It Works' })).toBeVisible();
-  for (const step of ['Signal Generation', 'Trade Execution', 'Profit Collection']) {
-    await expect(dialog.getByText(step, { exact: true })).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: copyOf.howItWorks.heading })).toBeVisible();
+  for (const step of copyOf.howItWorks.steps) {
+    await expect(dialog.getByText(step.title, { exact: true })).toBeVisible();
   }
-  await expect(dialog.getByText('Trading live')).toBeVisible();
+  await expect(dialog.getByText(labels.running)).toBeVisible();
   const rows = dialog.locator('tbody tr');
   await expect(rows).toHaveCount(0);
 
   await page.clock.runFor(600);
   await expect(rows).toHaveCount(1);
-  await expect(figure(page, 'Active Trades')).toHaveText('1');
+  await expect(figure(page, labels.activeTrades)).toHaveText('1');
   // The opening trades are winners.
   await expect(rows.first()).toHaveAttribute('data-status', 'winning');
 
   await page.clock.runFor(67 * 600);
   await expect(rows).toHaveCount(68);
-  await expect(figure(page, 'Total Profit')).toHaveText('+£254.00');
-  await expect(figure(page, 'Active Trades')).toHaveText('68');
-  await expect(figure(page, 'Avg. Profit')).toHaveText('+£3.74');
-  await expect(dialog.getByText('High percentage of trades profitable')).toHaveCount(0);
+  await expect(figure(page, labels.totalProfit)).toHaveText('+£254.00');
+  await expect(figure(page, labels.activeTrades)).toHaveText('68');
+  await expect(figure(page, labels.avgProfit)).toHaveText('+£3.74');
+  await expect(dialog.getByText(labels.banner)).toHaveCount(0);
 
   // Winners and losers differ by sign and label, not by colour alone.
   const cells = await rows.evaluateAll((trs) =>
@@ -87,17 +96,19 @@ test('the demo plays 68 trades to a £254.00 total, then the trades won and the 
     expect(type).toMatch(/^(BUY|SELL)$/);
     expect(entry).toMatch(/^\d+\.\d{3,5}$/);
     expect([status, profit?.[0], result]).toEqual(
-      status === 'winning' ? ['winning', '+', 'Win'] : ['losing', '−', 'Loss'],
+      status === 'winning' ? ['winning', '+', labels.win] : ['losing', '−', labels.loss],
     );
   }
 
   await page.clock.runFor(1000);
-  await expect(dialog.getByText('Session complete')).toBeVisible();
-  await expect(dialog.getByText(/trades won/)).toHaveCount(0);
+  await expect(dialog.getByText(labels.stage1)).toBeVisible();
+  const tradesWon = (won: number) => fill(labels.tradesWon, { won, total: 68 });
+  const anyTradesWon = new RegExp(literal(labels.tradesWon).replace(/\\\{\w+\\\}/g, '\\d+'));
+  await expect(dialog.getByText(anyTradesWon)).toHaveCount(0);
 
   await page.clock.runFor(2000);
-  await expect(dialog.getByText(`${won} of 68 trades won`)).toBeVisible();
-  await expect(dialog.getByText('High percentage of trades profitable')).toBeVisible();
+  await expect(dialog.getByText(tradesWon(won))).toBeVisible();
+  await expect(dialog.getByText(labels.banner)).toBeVisible();
 });
 
 test('Escape closes the demo, focus returns to Watch Demo and reopening starts afresh', async ({ page }) => {
@@ -108,7 +119,7 @@ test('Escape closes the demo, focus returns to Watch Demo and reopening starts a
   await watchDemo(page).focus();
   await page.keyboard.press('Enter');
   await expect(demo(page)).toBeVisible();
-  await expect(demo(page).getByRole('button', { name: 'Close demo' })).toBeFocused();
+  await expect(demo(page).getByRole('button', { name: labels.close })).toBeFocused();
   await page.clock.runFor(3000);
   await expect(demo(page).locator('tbody tr')).toHaveCount(5);
 
@@ -128,7 +139,7 @@ test('Escape closes the demo, focus returns to Watch Demo and reopening starts a
   await watchDemo(page).click();
   await expect(demo(page)).toBeVisible();
   await expect(demo(page).locator('tbody tr')).toHaveCount(0);
-  await expect(figure(page, 'Total Profit')).toHaveText('£0.00');
+  await expect(figure(page, labels.totalProfit)).toHaveText('£0.00');
   await page.clock.runFor(600);
   await expect(demo(page).locator('tbody tr')).toHaveCount(1);
 });
@@ -137,7 +148,7 @@ test('the close button closes the demo and focus returns to Watch Demo @mobile',
   await page.goto('/');
   await watchDemo(page).click();
   await expect(demo(page)).toBeVisible();
-  await demo(page).getByRole('button', { name: 'Close demo' }).click();
+  await demo(page).getByRole('button', { name: labels.close }).click();
   await expect(demo(page)).toHaveCount(0);
   await expect(watchDemo(page)).toBeFocused();
 });
@@ -150,7 +161,7 @@ test('the demo at the end of its session has no axe violations', async ({ browse
   const page = await context.newPage();
   await page.goto('/');
   await watchDemo(page).click();
-  await expect(demo(page).getByText('High percentage of trades profitable')).toBeVisible({ timeout: 120_000 });
+  await expect(demo(page).getByText(labels.banner)).toBeVisible({ timeout: 120_000 });
   expect(await axeViolations(page)).toEqual([]);
   await context.close();
 });

@@ -1,5 +1,6 @@
 import { type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/config.ts';
+import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
 
 // The signed-in area against the real stack: members are created with the auth admin API, signed in with
@@ -63,6 +64,21 @@ async function profileRow(userId: string) {
   return rows[0];
 }
 
+// The signed-in pages' words come from content/ (tests/content.ts): labels/{dashboard,analysis,settings,password}.md,
+// member/sidebar.md, card-groups/, pages/{dashboard,analysis,settings}.md and site/navigation.md.
+const dashboard = labels('dashboard');
+const analysis = labels('analysis');
+const settings = labels('settings');
+const password = labels('password');
+const sidebar = copy('member/sidebar');
+const site = copy('site/navigation');
+const pageCopy = {
+  dashboard: copy('pages/dashboard'),
+  analysis: copy('pages/analysis'),
+  settings: copy('pages/settings'),
+};
+const navLabel = (href: string) => sidebar.links.find((link) => link.href === href)?.label ?? href;
+
 const main = (page: Page) => page.locator('main');
 const rail = (page: Page) => page.locator('#member-sidebar');
 
@@ -76,9 +92,12 @@ test.describe('signed out', () => {
 
   test('/analysis asks a visitor to sign in, with a link to the sign-in tab, and stays', async ({ page }) => {
     await page.goto('/analysis');
-    await expect(main(page).getByText('Please sign in to access market analysis.')).toBeVisible();
-    await expect(main(page).getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/auth?tab=signin');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Market Analysis');
+    await expect(main(page).getByText(analysis('signedOut'))).toBeVisible();
+    await expect(main(page).getByRole('link', { name: analysis('signIn') })).toHaveAttribute(
+      'href',
+      '/auth?tab=signin',
+    );
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(pageCopy.analysis.heading);
     await page.waitForTimeout(300);
     await expect(page).toHaveURL(/\/analysis\/?$/);
     await expect(rail(page)).toHaveCount(0);
@@ -86,16 +105,16 @@ test.describe('signed out', () => {
 
   test('the server renders only the loading state, with the page title and noindex', async ({ request }) => {
     for (const [path, loading, title] of [
-      ['/dashboard', 'Loading dashboard...', 'Dashboard | SignalOne'],
-      ['/analysis', 'Loading analysis...', 'Market Analysis | SignalOne'],
-      ['/settings', 'Loading settings...', 'Settings | SignalOne'],
+      ['/dashboard', dashboard('loading'), pageCopy.dashboard.title],
+      ['/analysis', analysis('loading'), pageCopy.analysis.title],
+      ['/settings', settings('loading'), pageCopy.settings.title],
     ]) {
       const html = await (await request.get(path)).text();
       expect(html, path).toContain(`<title>${title}</title>`);
       expect(html, path).toMatch(/<meta name="robots" content="noindex/);
       const island = html.slice(html.indexOf('<astro-island'), html.indexOf('</astro-island>'));
       expect(island, path).toContain(loading);
-      for (const guess of ['Free Member', 'Profile Information', 'Please sign in', 'Sign Out']) {
+      for (const guess of [dashboard('membership'), sidebar.heading, analysis('signedOut'), sidebar.labels.signOut]) {
         expect(island.replace(/props="[^"]*"/, ''), `${path}: ${guess}`).not.toContain(guess);
       }
     }
@@ -107,38 +126,35 @@ test.describe('signed in', () => {
     const member = await createMember();
     await signIn(page, member);
     await page.goto('/dashboard');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Dashboard');
-    for (const title of ['Premium Signals', 'Market Analysis']) {
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(pageCopy.dashboard.heading);
+    for (const { title, badge } of copy('card-groups/dashboard-tools').cards) {
       const card = main(page).locator('li', { has: page.getByRole('heading', { name: title }) });
       await expect(card).toBeVisible();
-      await expect(card.getByText('Coming Soon')).toBeVisible();
+      if (badge) await expect(card.getByText(badge)).toBeVisible();
       await expect(card.getByRole('link')).toHaveCount(0);
     }
-    const status = main(page).getByRole('region', { name: 'Account Status' });
-    await expect(status).toContainText('Free Member');
-    await expect(status).toContainText('0 / Unlimited');
-    await expect(status).toContainText('Just now');
-    await expect(status.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
+    const status = main(page).getByRole('region', { name: dashboard('statusHeading') });
+    await expect(status).toContainText(dashboard('membership'));
+    await expect(status).toContainText(dashboard('signalsAccessed'));
+    await expect(status).toContainText(dashboard('lastActive'));
+    await expect(status.getByRole('button', { name: dashboard('comingSoon') })).toBeDisabled();
 
-    const profile = rail(page).getByRole('region', { name: 'Profile Information' });
+    const profile = rail(page).getByRole('region', { name: sidebar.heading });
     await expect(profile).toContainText('Ada Lovelace');
     await expect(profile).toContainText(member.email);
-    await expect(profile).toContainText('Verified');
+    await expect(profile).toContainText(sidebar.labels.verified);
     const today = await page.evaluate(() =>
       new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date()),
     );
-    await expect(profile).toContainText(`Member since${today}`);
+    await expect(profile).toContainText(`${sidebar.labels.memberSince}${today}`);
 
-    const nav = rail(page).getByRole('navigation', { name: 'Account' });
+    const nav = rail(page).getByRole('navigation', { name: sidebar.navLabel });
     const links = nav.getByRole('link');
-    await expect(links).toHaveText(['Dashboard', 'Signals', 'Analysis', 'Settings']);
-    expect(await links.evaluateAll((a) => a.map((l) => l.getAttribute('href')))).toEqual([
-      '/dashboard',
-      '/signals',
-      '/analysis',
-      '/settings',
-    ]);
-    await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    await expect(links).toHaveText(sidebar.links.map((link) => link.label));
+    expect(await links.evaluateAll((a) => a.map((l) => l.getAttribute('href')))).toEqual(
+      sidebar.links.map((link) => link.href),
+    );
+    await expect(nav.getByRole('link', { name: navLabel('/dashboard') })).toHaveAttribute('aria-current', 'page');
     await expect(nav.locator('[aria-current]')).toHaveCount(1);
   });
 
@@ -152,9 +168,10 @@ test.describe('signed in', () => {
     expect(patch.status).toBeLessThan(300);
     await signIn(page, member);
     await page.goto('/analysis');
-    await expect(rail(page).getByText('Unverified')).toBeVisible();
-    await expect(main(page).getByRole('heading', { name: 'Coming Soon' })).toBeVisible();
-    await expect(rail(page).getByRole('link', { name: 'Analysis' })).toHaveAttribute('aria-current', 'page');
+    await expect(rail(page).getByText(sidebar.labels.unverified)).toBeVisible();
+    const panel = copy('card-groups/analysis-panel').cards[0]?.title ?? '';
+    await expect(main(page).getByRole('heading', { name: panel })).toBeVisible();
+    await expect(rail(page).getByRole('link', { name: navLabel('/analysis') })).toHaveAttribute('aria-current', 'page');
   });
 
   test('a profile that cannot be read: the message, and Go to Sign In signs out here and opens /auth', async ({
@@ -168,8 +185,10 @@ test.describe('signed in', () => {
     expect(removed.status).toBeLessThan(300);
     await signIn(page, member);
     await page.goto('/dashboard');
-    await expect(main(page).getByText('Unable to load profile data. Please try signing in again.')).toBeVisible();
-    await main(page).getByRole('button', { name: 'Go to Sign In' }).click();
+    await expect(main(page).getByText(dashboard('profileError'))).toBeVisible();
+    await main(page)
+      .getByRole('button', { name: dashboard('goToSignIn') })
+      .click();
     await expect(page).toHaveURL((url) => url.pathname.replace(/\/$/, '') === '/auth');
     expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
   });
@@ -178,30 +197,30 @@ test.describe('signed in', () => {
     const member = await createMember();
     await signIn(page, member);
     await page.goto('/settings');
-    const first = page.getByLabel('First name');
-    const last = page.getByLabel('Last name');
+    const first = page.getByLabel(settings('firstName'));
+    const last = page.getByLabel(settings('lastName'));
     await expect(first).toHaveValue('Ada');
     await expect(last).toHaveValue('Lovelace');
-    const email = page.getByLabel('Email', { exact: true });
+    const email = page.getByLabel(settings('email'), { exact: true });
     await expect(email).toHaveValue(member.email);
     await expect(email).toHaveAttribute('readonly', '');
-    await expect(main(page).getByText('Email cannot be changed')).toBeVisible();
+    await expect(main(page).getByText(settings('emailHint'))).toBeVisible();
 
     await first.fill('  Grace  ');
     await last.fill(' Hopper   ');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(page.getByText('Profile updated successfully.')).toBeVisible();
-    await expect(page.getByText('Success', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: settings('save') }).click();
+    await expect(page.getByText(settings('success'))).toBeVisible();
+    await expect(page.getByText(settings('successTitle'), { exact: true })).toBeVisible();
     await expect(first).toHaveValue('Grace');
     await expect(last).toHaveValue('Hopper');
-    await expect(rail(page).getByRole('region', { name: 'Profile Information' })).toContainText('Grace Hopper');
+    await expect(rail(page).getByRole('region', { name: sidebar.heading })).toContainText('Grace Hopper');
 
     const row = await profileRow(member.id);
     expect(row).toMatchObject({ first_name: 'Grace', last_name: 'Hopper', email: member.email });
 
     await page.reload();
-    await expect(page.getByLabel('First name')).toHaveValue('Grace');
-    await expect(page.getByLabel('Last name')).toHaveValue('Hopper');
+    await expect(page.getByLabel(settings('firstName'))).toHaveValue('Grace');
+    await expect(page.getByLabel(settings('lastName'))).toHaveValue('Hopper');
   });
 
   test('settings: a profile that cannot be read gives the Error toast and leaves the form unusable', async ({
@@ -211,19 +230,19 @@ test.describe('signed in', () => {
     await fetch(`${API}/rest/v1/profiles?user_id=eq.${member.id}`, { method: 'DELETE', headers: service });
     await signIn(page, member);
     await page.goto('/settings');
-    const toast = page.getByRole('alert').filter({ hasText: 'Failed to load profile. Please refresh the page.' });
+    const toast = page.getByRole('alert').filter({ hasText: settings('loadFailed') });
     await expect(toast).toBeVisible();
-    await expect(toast).toContainText('Error');
-    await expect(page.getByLabel('First name')).toBeDisabled();
-    await expect(page.getByLabel('Last name')).toBeDisabled();
-    await expect(page.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+    await expect(toast).toContainText(settings('errorTitle'));
+    await expect(page.getByLabel(settings('firstName'))).toBeDisabled();
+    await expect(page.getByLabel(settings('lastName'))).toBeDisabled();
+    await expect(page.getByRole('button', { name: settings('save') })).toBeDisabled();
   });
 
   test('settings: while saving the form is busy; a refused update keeps the row and says so', async ({ page }) => {
     const member = await createMember();
     await signIn(page, member);
     await page.goto('/settings');
-    await expect(page.getByLabel('First name')).toHaveValue('Ada');
+    await expect(page.getByLabel(settings('firstName'))).toHaveValue('Ada');
     // The API refusing the write (an outage at the network boundary): the browser sees a 503.
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
@@ -238,16 +257,16 @@ test.describe('signed in', () => {
         body: JSON.stringify({ code: 'PGRST000', message: 'Service unavailable', details: null, hint: null }),
       });
     });
-    await page.getByLabel('First name').fill('Changed');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(page.getByRole('button', { name: 'Saving...' })).toBeDisabled();
-    await expect(page.getByLabel('First name')).toBeDisabled();
+    await page.getByLabel(settings('firstName')).fill('Changed');
+    await page.getByRole('button', { name: settings('save') }).click();
+    await expect(page.getByRole('button', { name: settings('saving') })).toBeDisabled();
+    await expect(page.getByLabel(settings('firstName'))).toBeDisabled();
     release();
-    const toast = page.getByRole('alert').filter({ hasText: 'Failed to update profile. Please try again.' });
+    const toast = page.getByRole('alert').filter({ hasText: settings('updateFailed') });
     await expect(toast).toBeVisible();
-    await expect(toast).toContainText('Error');
-    await expect(page.getByRole('button', { name: 'Save Changes' })).toBeEnabled();
-    await expect(page.getByLabel('First name')).toHaveValue('Changed');
+    await expect(toast).toContainText(settings('errorTitle'));
+    await expect(page.getByRole('button', { name: settings('save') })).toBeEnabled();
+    await expect(page.getByLabel(settings('firstName'))).toHaveValue('Changed');
     expect(await profileRow(member.id)).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace' });
   });
 
@@ -257,39 +276,37 @@ test.describe('signed in', () => {
     const member = await createMember();
     await signIn(page, member);
     await page.goto('/settings');
-    const security = main(page).getByRole('region', { name: 'Security Settings' });
-    await expect(security.getByText('Two-factor authentication')).toBeVisible();
-    await expect(security.getByText('Coming Soon')).toBeVisible();
+    const security = main(page).getByRole('region', { name: settings('securityHeading') });
+    await expect(security.getByText(settings('twoFactorHeading'))).toBeVisible();
+    await expect(security.getByText(settings('comingSoon'))).toBeVisible();
 
-    const next = security.getByLabel('New Password', { exact: true });
-    const confirm = security.getByLabel('Confirm New Password');
-    const submit = security.getByRole('button', { name: 'Update Password' });
-    await expect(security.getByText('Password must contain:')).toBeVisible();
+    const next = security.getByLabel(settings('newPassword'), { exact: true });
+    const confirm = security.getByLabel(settings('confirmPassword'));
+    const submit = security.getByRole('button', { name: settings('updatePassword') });
+    await expect(security.getByText(password('heading'))).toBeVisible();
     await expect(submit).toBeDisabled();
     await next.fill('short1!');
     await expect(submit).toBeDisabled();
-    await expect(security.getByText('At least 8 characters: not met')).toBeAttached();
+    await expect(security.getByText(`${password('length')}: ${password('notMet')}`)).toBeAttached();
 
     const newPassword = 'N3w!Password';
     await next.fill(newPassword);
-    await expect(security.getByText('At least 8 characters: met')).toBeAttached();
+    await expect(security.getByText(`${password('length')}: ${password('met')}`)).toBeAttached();
     await expect(submit).toBeEnabled();
     await confirm.fill('N3w!Passwore');
-    await expect(
-      security.getByText('Passwords do not match: Please make sure both passwords are identical.'),
-    ).toBeVisible();
+    await expect(security.getByText(`${settings('mismatchTitle')}: ${settings('mismatch')}`)).toBeVisible();
     await submit.click();
-    await expect(page.getByRole('alert').getByText('Please make sure both passwords are identical.')).toBeVisible();
+    await expect(page.getByRole('alert').getByText(settings('mismatch'))).toBeVisible();
 
     await next.fill(PASSWORD);
     await confirm.fill(PASSWORD);
     await submit.click();
-    await expect(page.getByText('New password should be different from the old password.')).toBeVisible();
+    await expect(page.getByText(settings('samePassword'))).toBeVisible();
 
     await next.fill(newPassword);
     await confirm.fill(newPassword);
     await submit.click();
-    await expect(page.getByText('Password updated', { exact: true })).toBeVisible();
+    await expect(page.getByText(settings('passwordUpdatedTitle'), { exact: true })).toBeVisible();
     await expect(next).toHaveValue('');
     await expect(confirm).toHaveValue('');
 
@@ -315,11 +332,11 @@ test.describe('sidebar', () => {
     expect((await rail(page).boundingBox())?.width).toBe(256);
     expect(await sidebarCookie(context)).toBeUndefined();
 
-    await rail(page).getByRole('button', { name: 'Collapse sidebar' }).click();
+    await rail(page).getByRole('button', { name: sidebar.labels.collapse }).click();
     await expect(rail(page)).toHaveAttribute('data-state', 'collapsed');
     await expect.poll(async () => (await rail(page).boundingBox())?.width).toBe(48);
-    await expect(rail(page).getByRole('region', { name: 'Profile Information' })).toHaveCount(0);
-    await expect(rail(page).getByRole('link', { name: 'Settings' })).toBeVisible();
+    await expect(rail(page).getByRole('region', { name: sidebar.heading })).toHaveCount(0);
+    await expect(rail(page).getByRole('link', { name: navLabel('/settings') })).toBeVisible();
     const cookie = await sidebarCookie(context);
     expect(cookie).toMatchObject({ value: 'false', path: '/', sameSite: 'Lax' });
     const lifetime = (cookie?.expires ?? 0) - Date.now() / 1000;
@@ -328,11 +345,13 @@ test.describe('sidebar', () => {
 
     await page.reload();
     await expect(rail(page)).toHaveAttribute('data-state', 'collapsed');
-    await rail(page).getByRole('link', { name: 'Settings' }).click();
+    await rail(page)
+      .getByRole('link', { name: navLabel('/settings') })
+      .click();
     await expect(page).toHaveURL(/\/settings\/?$/);
     await expect(rail(page)).toHaveAttribute('data-state', 'collapsed');
 
-    await page.getByLabel('First name').click();
+    await page.getByLabel(settings('firstName')).click();
     await page.keyboard.press('Control+b');
     await expect(rail(page)).toHaveAttribute('data-state', 'expanded');
     expect((await sidebarCookie(context))?.value).toBe('true');
@@ -340,17 +359,20 @@ test.describe('sidebar', () => {
     await expect(rail(page)).toHaveAttribute('data-state', 'collapsed');
     await page.reload();
     await expect(rail(page)).toHaveAttribute('data-state', 'collapsed');
-    await expect(rail(page).getByRole('button', { name: 'Expand sidebar' })).toHaveAttribute('aria-expanded', 'false');
+    await expect(rail(page).getByRole('button', { name: sidebar.labels.expand })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
   });
 
   test('Sign Out goes to / with the Signed out toast and ends the session', async ({ page }) => {
     const member = await createMember();
     await signIn(page, member);
     await page.goto('/settings');
-    await rail(page).getByRole('button', { name: 'Sign Out' }).click();
+    await rail(page).getByRole('button', { name: sidebar.labels.signOut }).click();
     await expect(page).toHaveURL((url) => url.pathname === '/');
-    await expect(page.getByText('Signed out', { exact: true })).toBeVisible();
-    await expect(page.getByText('You have been signed out successfully.')).toBeVisible();
+    await expect(page.getByText(site.labels.signedOutTitle, { exact: true })).toBeVisible();
+    await expect(page.getByText(site.labels.signedOutDescription)).toBeVisible();
     expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
     await page.goto('/dashboard');
     await expect(page).toHaveURL((url) => url.pathname.replace(/\/$/, '') === '/auth');
@@ -365,20 +387,20 @@ test('on a phone the sidebar is a sheet: focus kept inside, Escape closes, focus
   const member = await createMember('Mary', 'Somerville');
   await signIn(page, member);
   await page.goto('/settings');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pageCopy.settings.heading);
   await expect(rail(page)).toBeHidden();
-  const trigger = main(page).getByRole('button', { name: 'Open account menu' });
+  const trigger = main(page).getByRole('button', { name: sidebar.labels.open });
   await trigger.click();
-  const sheet = page.getByRole('dialog', { name: 'Account menu' });
+  const sheet = page.getByRole('dialog', { name: sidebar.labels.sheetTitle });
   await expect(sheet).toBeVisible();
   expect((await sheet.boundingBox())?.width).toBe(288);
   await expect(sheet).toContainText('Mary Somerville');
-  await expect(sheet.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
-  const close = sheet.getByRole('button', { name: 'Close account menu' });
+  await expect(sheet.getByRole('link', { name: navLabel('/settings') })).toHaveAttribute('aria-current', 'page');
+  const close = sheet.getByRole('button', { name: sidebar.labels.close });
   await expect(close).toBeFocused();
   // Tab from the last control wraps to the first, Shift+Tab from the first to the last.
   await page.keyboard.press('Shift+Tab');
-  await expect(sheet.getByRole('button', { name: 'Sign Out' })).toBeFocused();
+  await expect(sheet.getByRole('button', { name: sidebar.labels.signOut })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(close).toBeFocused();
   await page.keyboard.press('Escape');
@@ -387,9 +409,9 @@ test('on a phone the sidebar is a sheet: focus kept inside, Escape closes, focus
 
   await page.keyboard.press('Control+b');
   await expect(sheet).toBeVisible();
-  await sheet.getByRole('link', { name: 'Dashboard' }).click();
+  await sheet.getByRole('link', { name: navLabel('/dashboard') }).click();
   await expect(page).toHaveURL(/\/dashboard\/?$/);
-  await expect(main(page).getByText('Free Member')).toBeVisible();
+  await expect(main(page).getByText(dashboard('membership'))).toBeVisible();
 });
 
 test.describe('axe', () => {
@@ -399,7 +421,7 @@ test.describe('axe', () => {
       const page = await context.newPage();
       await signIn(page, await createMember());
       await page.goto(path);
-      await expect(rail(page).getByText('Verified')).toBeVisible();
+      await expect(rail(page).getByText(sidebar.labels.verified)).toBeVisible();
       await expect(main(page).getByRole('status')).toHaveCount(0);
       expect(await axeViolations(page)).toEqual([]);
       await context.close();
@@ -410,7 +432,7 @@ test.describe('axe', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto('/analysis');
-    await expect(main(page).getByText('Please sign in to access market analysis.')).toBeVisible();
+    await expect(main(page).getByText(analysis('signedOut'))).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
   });

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { copy, labels, prose } from '../content.ts';
 import { axeViolations, postsTo } from './checks.ts';
 import { sentTo, waitForMail } from './mail.ts';
 
@@ -7,9 +8,21 @@ const FUNCTION = `${API}/functions/v1/newsletter-signup`;
 
 const uniqueEmail = () => `reader-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`;
 
+// The card's words come from content/labels/newsletter.md, the landing pages' from content/verification/
+// (tests/content.ts); the field's format message is the form rules' own (supabase/functions/_shared/form-rules.ts).
+const t = labels('newsletter');
+const verified = copy('verification/email');
+const expired = copy('verification/expired');
+const invalid = copy('verification/invalid');
+const linkLabel = (variant: { links: { label: string; href: string }[] }, href: string) =>
+  variant.links.find((link) => link.href === href)?.label ?? href;
+
 const card = (page: Page) => page.locator('#newsletter');
-const emailField = (page: Page) => card(page).getByLabel('Email address');
-const subscribe = (page: Page) => card(page).getByRole('button', { name: /^Subscrib(e|ing\.\.\.)$/ });
+const emailField = (page: Page) => card(page).getByLabel(t('emailLabel'));
+const subscribe = (page: Page) =>
+  card(page)
+    .getByRole('button', { name: t('submit'), exact: true })
+    .or(card(page).getByRole('button', { name: t('submitting'), exact: true }));
 
 // The machine running these may be busy: a first call loads the function, and axe takes a while.
 test.describe.configure({ timeout: 90_000 });
@@ -19,7 +32,7 @@ const AFTER_CALL = { timeout: 20_000 };
 test('subscribe, read the verification mail, open its link: Email verified', async ({ page }) => {
   const email = uniqueEmail();
   await page.goto('/');
-  await expect(card(page).getByRole('heading', { name: 'Signals in your inbox' })).toBeVisible();
+  await expect(card(page).getByRole('heading', { name: t('heading') })).toBeVisible();
   // Hold the request briefly so that the busy state can be seen.
   await page.route(FUNCTION, async (route) => {
     await new Promise((r) => setTimeout(r, 300));
@@ -27,15 +40,14 @@ test('subscribe, read the verification mail, open its link: Email verified', asy
   });
   await emailField(page).fill(email);
   await subscribe(page).click();
-  await expect(subscribe(page)).toHaveText('Subscribing...');
+  await expect(subscribe(page)).toHaveText(t('submitting'));
   await expect(subscribe(page)).toBeDisabled();
 
-  const toast = page.getByRole('status').filter({ hasText: 'Check your email!' });
+  const toast = page.getByRole('status').filter({ hasText: t('successTitle') });
   await expect(toast).toBeVisible(AFTER_CALL);
-  await expect(toast).toContainText('inbox');
-  await expect(toast).toContainText('spam');
+  await expect(toast).toContainText(t('successDescription'));
   await expect(emailField(page)).toHaveValue('');
-  await expect(subscribe(page)).toHaveText('Subscribe');
+  await expect(subscribe(page)).toHaveText(t('submit'));
   await expect(subscribe(page)).toBeEnabled();
 
   const mail = await waitForMail(sentTo(email));
@@ -45,16 +57,17 @@ test('subscribe, read the verification mail, open its link: Email verified', asy
 
   await page.goto(link as string);
   await expect(page).toHaveURL(/\/newsletter-verified$/);
-  await expect(page.locator('h1')).toHaveText('Email verified');
-  await expect(page.getByRole('link', { name: 'Go to homepage' })).toHaveAttribute('href', '/');
-  await expect(page.getByRole('link', { name: 'Login', exact: true })).toHaveAttribute('href', '/auth');
+  await expect(page.locator('h1')).toHaveText(verified.heading);
+  for (const link of verified.links) {
+    await expect(page.getByRole('link', { name: link.label, exact: true })).toHaveAttribute('href', link.href);
+  }
 });
 
 test('no email: "Please enter your email address." on the field, focused, and nothing sent', async ({ page }) => {
   await page.goto('/');
   const sent = postsTo(page, FUNCTION);
   await subscribe(page).click();
-  const error = card(page).getByText('Please enter your email address.');
+  const error = card(page).getByText(t('emailRequired'));
   await expect(error).toBeVisible();
   await expect(emailField(page)).toHaveAttribute('aria-invalid', 'true');
   await expect(emailField(page)).toHaveAttribute('aria-describedby', (await error.getAttribute('id')) ?? '');
@@ -81,7 +94,7 @@ test('a filled honeypot: "Please try again later", and nothing is sent', async (
   });
   await emailField(page).fill(uniqueEmail());
   await subscribe(page).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Please try again later' })).toBeVisible(AFTER_CALL);
+  await expect(page.getByRole('alert').filter({ hasText: t('honeypot') })).toBeVisible(AFTER_CALL);
   expect(sent).toEqual([]);
 });
 
@@ -92,9 +105,7 @@ test('the server failing: "Failed to subscribe. Please try again later." and the
   const email = uniqueEmail();
   await emailField(page).fill(email);
   await subscribe(page).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Failed to subscribe. Please try again later.' })).toBeVisible(
-    AFTER_CALL,
-  );
+  await expect(page.getByRole('alert').filter({ hasText: t('failure') })).toBeVisible(AFTER_CALL);
   await expect(emailField(page)).toHaveValue(email);
   await expect(subscribe(page)).toBeEnabled();
 });
@@ -102,22 +113,25 @@ test('the server failing: "Failed to subscribe. Please try again later." and the
 test('an unknown link lands on "Link not valid", with a way to subscribe again', async ({ page }) => {
   await page.goto(`${FUNCTION}?token=${'A'.repeat(43)}`);
   await expect(page).toHaveURL(/\/newsletter-verified\?status=invalid$/);
-  await expect(page.locator('h1')).toHaveText('Link not valid');
-  await expect(page).toHaveTitle('Link Not Valid | SignalOne');
-  await expect(page.getByText('Email verified')).toBeHidden();
-  await expect(page.getByRole('link', { name: 'Subscribe again' })).toHaveAttribute('href', '/#newsletter');
+  await expect(page.locator('h1')).toHaveText(invalid.heading);
+  await expect(page).toHaveTitle(invalid.title);
+  await expect(page.getByText(verified.heading)).toBeHidden();
+  await expect(page.getByRole('link', { name: linkLabel(invalid, '/#newsletter') })).toHaveAttribute(
+    'href',
+    '/#newsletter',
+  );
   expect(await axeViolations(page)).toEqual([]);
 });
 
 test('an expired link lands on "Link expired"; Subscribe again leads to the card', async ({ page }) => {
   await page.goto('/newsletter-verified?status=expired');
-  await expect(page.locator('h1')).toHaveText('Link expired');
-  await expect(page).toHaveTitle('Link Expired | SignalOne');
-  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /link has expired/);
-  await expect(page.getByText('This verification link has expired')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Go to homepage' })).toHaveAttribute('href', '/');
+  await expect(page.locator('h1')).toHaveText(expired.heading);
+  await expect(page).toHaveTitle(expired.title);
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', expired.description);
+  await expect(page.getByText(prose('verification/expired'))).toBeVisible();
+  await expect(page.getByRole('link', { name: linkLabel(expired, '/') })).toHaveAttribute('href', '/');
   expect(await axeViolations(page)).toEqual([]);
-  await page.getByRole('link', { name: 'Subscribe again' }).click();
+  await page.getByRole('link', { name: linkLabel(expired, '/#newsletter') }).click();
   await expect(page).toHaveURL(/\/#newsletter$/);
   await expect(emailField(page)).toBeVisible();
 });

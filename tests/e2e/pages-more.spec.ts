@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { copy, entries, labels, paragraphs, section } from '../content.ts';
 
 interface Route {
   path: string;
@@ -12,126 +13,107 @@ interface Route {
   noindex?: boolean;
 }
 
+// Every text comes from content/ (tests/content.ts), so an edited sentence does not break these tests.
+const ctas = (slug: string): [string, string][] => (copy(`pages/${slug}`).ctas ?? []).map((c) => [c.label, c.href]);
+const items = (slug: string, id: string) => section(slug, id).items ?? [];
+const itemTitles = (slug: string, id: string) => items(slug, id).map((item) => item.title);
+const itemTexts = (slug: string, id: string) => items(slug, id).map((item) => item.text ?? '');
+const head = (slug: string) => {
+  const { title, heading } = copy(`pages/${slug}`);
+  return { title, h1: heading };
+};
+const faqs = entries('faq');
+const question = (id: string) => faqs.find((faq) => faq.id === id)?.data.question ?? id;
+const answer = (id: string) => paragraphs(`faq/${id}`)[0] ?? id;
+const supportOptions = copy('card-groups/support-options');
+const supportTopics = copy('card-groups/support-topics');
+const authLabels = labels('auth');
+const analysisLabels = labels('analysis');
+const verified = { email: copy('verification/email'), user: copy('verification/user') };
+
 const routes: Route[] = [
   {
     path: '/how-it-works',
-    title: 'How It Works | SignalOne',
-    h1: 'How It Works',
+    ...head('how-it-works'),
     texts: [
-      'Sign Up',
-      'Receive Signals',
-      'Execute & Profit',
-      'Market Monitoring',
-      'Technical Analysis',
-      'Risk Assessment',
-      'Signal Generation',
-      'ATR for volatility, RSI for momentum, moving averages for trend and support/resistance levels',
-      'Key features',
+      ...itemTitles('how-it-works', 'steps'),
+      ...itemTitles('how-it-works', 'ai-process'),
+      ...itemTexts('how-it-works', 'ai-process'),
+      section('how-it-works', 'key-features').eyebrow ?? '',
     ],
-    links: [
-      ['Start Free Trial', '/auth?tab=signup'],
-      ['View Live Signals', '/signals'],
-    ],
+    links: ctas('how-it-works'),
   },
   {
     path: '/vps-hosting',
-    title: 'VPS Hosting | SignalOne',
-    h1: 'VPS Hosting',
-    texts: ['99.99% uptime', '24/7 autonomous agents', 'Low latency'],
-    links: [
-      ['View Live Signals', '/signals'],
-      ['How It Works', '/how-it-works'],
-    ],
+    ...head('vps-hosting'),
+    texts: itemTitles('vps-hosting', 'highlights'),
+    links: ctas('vps-hosting'),
   },
   {
     path: '/setup-guide',
-    title: 'Setup Guide | SignalOne',
-    h1: 'Setup Guide',
+    ...head('setup-guide'),
     texts: [
-      'Set up in three steps',
-      'Entry Price',
-      'Stop Loss',
-      'Take Profit',
-      'Risk/Reward',
-      'Risk 1-3% per trade',
-      'Minimum 1:2 risk-reward',
-      'Start capital from £100',
-      'we recommend £500-1000',
-      'Risk disclaimer',
+      section('setup-guide', 'steps').heading,
+      ...itemTitles('setup-guide', 'signal-components'),
+      ...itemTitles('setup-guide', 'best-practices'),
+      ...itemTexts('setup-guide', 'best-practices'),
+      section('setup-guide', 'risk-disclaimer').heading,
     ],
-    links: [
-      ['View Live Signals', '/signals'],
-      ['How It Works', '/how-it-works'],
-      ['Explore Features', '/features'],
-    ],
+    links: ctas('setup-guide'),
   },
   {
     path: '/faq',
-    title: 'FAQ | SignalOne',
-    h1: 'Frequently Asked Questions',
-    texts: ['What are forex trading signals?', 'How do I contact support?'],
-    links: [
-      ['Contact Us', '/contact-us'],
-      ['Visit Support Centre', '/support'],
-    ],
+    ...head('faq'),
+    texts: [faqs[0]?.data.question ?? '', faqs.at(-1)?.data.question ?? ''],
+    links: ctas('faq'),
   },
   {
     path: '/support',
-    title: 'Support Centre | SignalOne',
-    h1: 'Support Centre',
-    texts: ['Live Chat Support', 'Trading Guides', 'Video Tutorials', 'Community Forum', 'Popular help topics'],
+    ...head('support'),
+    texts: [...supportOptions.cards.map((card) => card.title), supportTopics.heading],
   },
   {
     path: '/risk-management',
-    title: 'Risk Management | SignalOne',
-    h1: 'Risk Management',
+    ...head('risk-management'),
     texts: [
-      'Risk management policy',
-      'never risk more than 2% of your account on a single trade',
-      'How to evaluate a signal',
-      'Capital preservation',
+      section('risk-management', 'policy').heading,
+      section('risk-management', 'policy').body ?? '',
+      section('risk-management', 'evaluation').heading,
+      ...itemTitles('risk-management', 'principles'),
     ],
-    links: [
-      ['View Live Signals', '/signals'],
-      ['Contact Us', '/contact-us'],
-    ],
+    links: ctas('risk-management'),
   },
-  { path: '/newsletter-verified', title: 'Email Verified | SignalOne', h1: 'Email verified', noindex: true },
+  { path: '/newsletter-verified', title: verified.email.title, h1: verified.email.heading, noindex: true },
   {
     path: '/auth',
-    title: 'Sign In or Sign Up | SignalOne',
-    h1: 'Welcome to SignalOne',
-    texts: ['Email', 'Password'],
-    links: [['Back to Home', '/']],
+    ...head('auth'),
+    texts: [authLabels('email'), authLabels('password')],
+    links: [[authLabels('backToHome'), '/']],
   },
   {
     path: '/quiz',
-    title: 'Risk-Profile Quiz | SignalOne',
-    h1: 'Find Your Perfect Signal',
-    texts: ['Answer five quick questions'],
+    ...head('quiz'),
+    texts: [copy('pages/quiz').lead ?? ''],
   },
-  { path: '/news', title: 'Market News | SignalOne', h1: 'Market News' },
-  { path: '/investing-news', title: 'Investing News | SignalOne', h1: 'Investing News' },
+  { path: '/news', ...head('news') },
+  { path: '/investing-news', ...head('investing-news') },
   {
     path: '/trading-ideas',
-    title: 'Trading Ideas | SignalOne',
-    h1: 'Trading Ideas',
-    texts: ['EURUSD', 'GBPUSD', 'USDJPY', 'Latest Market News'],
+    ...head('trading-ideas'),
+    texts: [...itemTitles('trading-ideas', 'charts'), section('trading-ideas', 'news').heading],
   },
   {
     path: '/contact-us',
-    title: 'Contact Us | SignalOne',
-    h1: 'Contact Us',
-    texts: ['Technical support', 'Under 2 hrs', 'General enquiries', 'Under 24 hrs', 'Sales', 'Under 1 hr'],
+    ...head('contact-us'),
+    texts: items('contact-us', 'response-times').flatMap((item) => [item.title, item.text ?? '']),
   },
   // /dashboard and /settings send a visitor to /auth: tests/e2e/member.spec.ts covers them.
   {
     path: '/analysis',
-    title: 'Market Analysis | SignalOne',
-    h1: 'Market Analysis',
+    ...head('analysis'),
     noindex: true,
-    texts: ['Please sign in to access market analysis.'],
-    links: [['Sign In', '/auth?tab=signin']],
+    texts: [analysisLabels('signedOut')],
+    links: [[analysisLabels('signIn'), '/auth?tab=signin']],
   },
 ];
 
@@ -162,8 +144,8 @@ test('/how-it-works explains the live demo near the top', async ({ page }) => {
   await page.goto('/how-it-works');
   const demo = page.locator('#demo');
   await expect(demo).toBeVisible();
-  await expect(demo).toContainText('Live Trading Demo');
-  await expect(demo).toContainText('profits shown in demos are not guaranteed');
+  await expect(demo).toContainText(section('how-it-works', 'demo').eyebrow ?? '');
+  await expect(demo).toContainText(section('how-it-works', 'demo').body ?? '');
   const sections = main(page).locator(':scope > section');
   await expect(sections.nth(1)).toHaveAttribute('id', 'demo');
 });
@@ -171,38 +153,34 @@ test('/how-it-works explains the live demo near the top', async ({ page }) => {
 test('/support: four option cards and four help topics with their links', async ({ page }) => {
   await page.goto('/support');
   const options = page.locator('#options li');
-  await expect(options).toHaveCount(4);
-  const expected: [string, string, string][] = [
-    ['Live Chat Support', 'Coming Soon', '/contact-us'],
-    ['Trading Guides', 'Setup', '/setup-guide'],
-    ['Video Tutorials', 'Coming Soon', '/setup-guide'],
-    ['Community Forum', 'Coming Soon', '/contact-us'],
-  ];
-  for (const [index, [title, badge, href]] of expected.entries()) {
+  await expect(options).toHaveCount(supportOptions.cards.length);
+  for (const [index, { title, badge, href }] of supportOptions.cards.entries()) {
     const card = options.nth(index);
     await expect(card.getByRole('heading', { level: 3 })).toHaveText(title);
-    await expect(card.getByText(badge, { exact: true })).toBeVisible();
-    await expect(card.getByRole('link')).toHaveAttribute('href', href);
+    if (badge) await expect(card.getByText(badge, { exact: true })).toBeVisible();
+    if (href) await expect(card.getByRole('link')).toHaveAttribute('href', href);
   }
   const topics = page.locator('#topics li a');
-  await expect(topics).toHaveCount(4);
+  await expect(topics).toHaveCount(supportTopics.cards.length);
   const hrefs = await topics.evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-  expect(hrefs).toEqual(['/setup-guide', '/how-it-works', '/risk-management', '/features']);
+  expect(hrefs).toEqual(supportTopics.cards.map((card) => card.href));
 });
 
 test("/risk-management: a 5-step evaluation and the do and don't lists", async ({ page }) => {
   await page.goto('/risk-management');
   await expect(page.locator('#principles li')).toHaveCount(4);
   await expect(page.locator('#evaluation ol > li')).toHaveCount(5);
-  await expect(page.getByRole('heading', { level: 2, name: 'Do', exact: true })).toBeVisible();
-  await expect(page.getByRole('heading', { level: 2, name: "Don't", exact: true })).toBeVisible();
+  for (const id of ['do', 'dont']) {
+    const name = section('risk-management', id).heading;
+    await expect(page.getByRole('heading', { level: 2, name, exact: true })).toBeVisible();
+  }
   await expect(page.locator('#do li')).not.toHaveCount(0);
   await expect(page.locator('#dont li')).not.toHaveCount(0);
 });
 
 test('/trading-ideas reserves a 300px box under each chart heading', async ({ page }) => {
   await page.goto('/trading-ideas');
-  for (const pair of ['EURUSD', 'GBPUSD', 'USDJPY']) {
+  for (const pair of itemTitles('trading-ideas', 'charts')) {
     await expect(page.getByRole('heading', { level: 3, name: pair })).toBeVisible();
     const box = await page.locator(`[data-symbol="${pair}"]`).boundingBox();
     expect(box?.height).toBe(300);
@@ -210,19 +188,19 @@ test('/trading-ideas reserves a 300px box under each chart heading', async ({ pa
 });
 
 test.describe('/faq', () => {
-  test('lists 15 questions, closed at first; two answers can be open at once @mobile', async ({ page }) => {
+  test('lists every question, closed at first; two answers can be open at once @mobile', async ({ page }) => {
     await page.goto('/faq');
     const questions = main(page).locator('details');
-    await expect(questions).toHaveCount(15);
+    await expect(questions).toHaveCount(faqs.length);
     await expect(main(page).locator('details[open]')).toHaveCount(0);
 
-    const first = main(page).getByText('A forex trading signal is a ready-made trade idea');
-    const trial = main(page).getByText('Every new account starts with a 7-day free trial');
+    const first = main(page).getByText(answer('01-what-are-signals'));
+    const trial = main(page).getByText(answer('06-free-trial'));
     await expect(first).toBeHidden();
     await expect(trial).toBeHidden();
 
-    await main(page).getByText('What are forex trading signals?').click();
-    await main(page).getByText('Is there a free trial?').click();
+    await main(page).getByText(question('01-what-are-signals')).click();
+    await main(page).getByText(question('06-free-trial')).click();
     await expect(first).toBeVisible();
     await expect(trial).toBeVisible();
     await expect(main(page).locator('details[open]')).toHaveCount(2);
@@ -236,49 +214,48 @@ test.describe('/faq', () => {
     await expect(main(page).locator('details[open]')).toHaveCount(2);
   });
 
-  test('FAQPage JSON-LD carries the same 15 questions', async ({ page }) => {
+  test('FAQPage JSON-LD carries the same questions, in order', async ({ page }) => {
     await page.goto('/faq');
     const json = await page.locator('script[type="application/ld+json"]').textContent();
     const data = JSON.parse(json ?? '{}');
     expect(data['@type']).toBe('FAQPage');
     const shown = await main(page).locator('summary > span:first-child').allInnerTexts();
     expect(data.mainEntity.map((q: { name: string }) => q.name)).toEqual(shown.map((q) => q.trim()));
-    expect(data.mainEntity[5].acceptedAnswer.text).toContain('7-day free trial');
+    expect(shown.map((q) => q.trim())).toEqual(faqs.map((faq) => faq.data.question));
+    expect(data.mainEntity[5].acceptedAnswer.text).toContain(answer('06-free-trial'));
     expect(data.mainEntity[5].acceptedAnswer.text).not.toContain('<');
   });
 });
 
 test.describe('/newsletter-verified', () => {
-  test('?type=user shows Account verified with Go to Login and retitles the page', async ({ page }) => {
-    await page.goto('/newsletter-verified?type=user');
-    await expect(page.locator('h1')).toHaveText('Account verified');
-    await expect(page).toHaveTitle('Account Verified | SignalOne');
-    await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /account has been verified/);
-    await expect(main(page).getByRole('link', { name: 'Go to Login' })).toHaveAttribute('href', '/auth');
-    await expect(main(page).getByText('Email verified')).toBeHidden();
-    await expect(main(page).getByRole('link', { name: 'Go to homepage' })).toHaveCount(0);
-    await expect(main(page).getByRole('link', { name: 'Login', exact: true })).toHaveCount(0);
-  });
-
-  for (const query of ['', '?type=newsletter']) {
-    test(`${query || 'no query'} shows Email verified with Go to homepage and Login`, async ({ page }) => {
+  // Each variant shows its own heading, title, description and links, and none of the other's.
+  const variants = [
+    ['?type=user', verified.user, verified.email],
+    ['', verified.email, verified.user],
+    ['?type=newsletter', verified.email, verified.user],
+  ] as const;
+  for (const [query, shown, other] of variants) {
+    test(`${query || 'no query'} shows ${shown.heading} with its links and retitles the page`, async ({ page }) => {
       await page.goto(`/newsletter-verified${query}`);
-      await expect(page.locator('h1')).toHaveText('Email verified');
-      await expect(page).toHaveTitle('Email Verified | SignalOne');
-      await expect(page.locator('meta[name="description"]')).toHaveAttribute(
-        'content',
-        /email address has been verified/,
-      );
-      await expect(main(page).getByRole('link', { name: 'Go to homepage' })).toHaveAttribute('href', '/');
-      await expect(main(page).getByRole('link', { name: 'Login', exact: true })).toHaveAttribute('href', '/auth');
-      await expect(main(page).getByRole('link', { name: 'Go to Login' })).toHaveCount(0);
-      await expect(main(page).getByText('Account verified')).toBeHidden();
+      await expect(page.locator('h1')).toHaveText(shown.heading);
+      await expect(page).toHaveTitle(shown.title);
+      await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', shown.description);
+      for (const link of shown.links) {
+        await expect(main(page).getByRole('link', { name: link.label, exact: true })).toHaveAttribute(
+          'href',
+          link.href,
+        );
+      }
+      await expect(main(page).getByText(other.heading)).toBeHidden();
+      for (const link of other.links.filter((l) => !shown.links.some((s) => s.label === l.label))) {
+        await expect(main(page).getByRole('link', { name: link.label, exact: true })).toHaveCount(0);
+      }
     });
   }
 
   test('tokens from a confirmation link are removed from the URL and do not sign the browser in', async ({ page }) => {
     await page.goto('/newsletter-verified?type=user#access_token=abc&refresh_token=def&type=signup');
-    await expect(page.locator('h1')).toHaveText('Account verified');
+    await expect(page.locator('h1')).toHaveText(verified.user.heading);
     await expect.poll(() => page.evaluate(() => location.href)).not.toContain('token');
     const href = await page.evaluate(() => location.href);
     expect(href).not.toContain('abc');
@@ -290,7 +267,7 @@ test.describe('/newsletter-verified', () => {
 
   test('query-string tokens and codes are removed too', async ({ page }) => {
     await page.goto('/newsletter-verified?access_token=abc&type=user&code=xyz&refresh_token=def');
-    await expect(page.locator('h1')).toHaveText('Account verified');
+    await expect(page.locator('h1')).toHaveText(verified.user.heading);
     await expect.poll(() => page.evaluate(() => new URL(location.href).search)).toBe('?type=user');
   });
 });
@@ -299,6 +276,8 @@ test.describe('accessibility', () => {
   const paths = [...routes.map((route) => route.path), '/newsletter-verified?type=user'];
   for (const path of paths) {
     test(`${path} has no axe violations`, async ({ browser }) => {
+      // A full axe run takes a while on a busy machine.
+      test.setTimeout(60_000);
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(path);

@@ -1,8 +1,17 @@
 import { expect, type Page, test } from '@playwright/test';
+import { copy, entries, fill, literal } from '../content.ts';
 import { axeViolations } from './checks.ts';
 
+// The quiz's words come from content/quiz/risk-profile.md and content/bands/ (tests/content.ts).
+const quiz = copy('quiz/risk-profile');
+const { labels } = quiz;
+const total = quiz.questions.length;
+const count = (n: number) => fill(labels.questionCount, { n, total });
+const tierResult = (tier: string) => quiz.results.find((result) => result.tier === tier);
+const band = (name: string) => entries('bands').find((entry) => entry.data.name === name)?.data;
+
 const main = (page: Page) => page.locator('main');
-const progress = (page: Page) => main(page).getByRole('progressbar', { name: 'Quiz progress' });
+const progress = (page: Page) => main(page).getByRole('progressbar', { name: labels.progress });
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -13,61 +22,50 @@ async function openQuiz(page: Page) {
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
 }
 
-const questions = [
-  'How much forex trading experience do you have?',
-  'Your account falls 10% in a week. What do you do?',
-  'What is your main trading goal?',
-  'How often would you like to trade?',
-  'What is the largest temporary drop in your account you could accept?',
-];
+const questions = quiz.questions.map((question) => question.question);
 
 /** Answers each question with the option at that position (0 = lowest score, 2 = highest). */
 async function answer(page: Page, choices: number[]) {
   for (const [index, choice] of choices.entries()) {
     await expect(main(page).getByRole('heading', { level: 2, name: questions[index] })).toBeVisible();
-    await main(page)
-      .getByRole('list', { name: 'Choose the answer that fits you best' })
-      .getByRole('button')
-      .nth(choice)
-      .click();
+    await main(page).getByRole('list', { name: labels.options }).getByRole('button').nth(choice).click();
   }
 }
 
 test('one question at a time with its progress, options lowest score first', async ({ page }) => {
   await openQuiz(page);
   await expect(progress(page)).toHaveAttribute('aria-valuenow', '1');
-  await expect(progress(page)).toHaveAttribute('aria-valuemax', '5');
-  await expect(main(page).getByText('1 of 5', { exact: true })).toBeVisible();
+  await expect(progress(page)).toHaveAttribute('aria-valuemax', String(total));
+  await expect(main(page).getByText(count(1), { exact: true })).toBeVisible();
   await expect(main(page).getByRole('heading', { level: 2 })).toHaveText(questions[0]);
-  await expect(
-    main(page).getByRole('list', { name: 'Choose the answer that fits you best' }).getByRole('button'),
-  ).toHaveText([
-    /🌱\s*I'm new to trading/,
-    /📈\s*One or two years of regular trading/,
-    /🚀\s*Several years of active trading/,
-  ]);
+  const first = quiz.questions[0]?.options ?? [];
+  await expect(main(page).getByRole('list', { name: labels.options }).getByRole('button')).toHaveText(
+    first.map((option) => new RegExp(`${literal(option.emoji)}\\s*${literal(option.text)}`)),
+  );
 
   const bar = progress(page).locator('div');
   const track = await progress(page).boundingBox();
   expect(((await bar.boundingBox())?.width ?? 0) / (track?.width ?? 1)).toBeCloseTo(0.2, 2);
 
-  await main(page).getByRole('button', { name: "I'm new to trading" }).click();
-  await expect(main(page).getByText('2 of 5', { exact: true })).toBeVisible();
+  await main(page).getByRole('button', { name: first[0]?.text }).click();
+  await expect(main(page).getByText(count(2), { exact: true })).toBeVisible();
   await expect(progress(page)).toHaveAttribute('aria-valuenow', '2');
   await expect.poll(async () => ((await bar.boundingBox())?.width ?? 0) / (track?.width ?? 1)).toBeCloseTo(0.4, 2);
   const heading = main(page).getByRole('heading', { level: 2, name: questions[1] });
   await expect(heading).toBeFocused();
 });
 
-for (const [choices, tier, style, colour] of [
+// The tier names and thresholds are the scoring rules' (src/lib/quiz-score.ts); style, colour and words are content.
+for (const [choices, tier] of [
   // 1,1,3,1,5: average 2.2
-  [[0, 0, 1, 0, 2], 'Foundation One', 'Conservative', 'green'],
+  [[0, 0, 1, 0, 2], 'Foundation One'],
   // 3,3,3,3,1: average 2.6
-  [[1, 1, 1, 1, 0], 'Growth One', 'Balanced', 'blue'],
+  [[1, 1, 1, 1, 0], 'Growth One'],
   // 5,5,3,3,3: average 3.8
-  [[2, 2, 1, 1, 1], 'Momentum One', 'Aggressive', 'purple'],
+  [[2, 2, 1, 1, 1], 'Momentum One'],
 ] as const) {
   test(`answers ${choices.join(',')} lead to ${tier}`, async ({ page }) => {
+    const { style, colour, description } = tierResult(tier) ?? { style: '', colour: '', description: '' };
     await openQuiz(page);
     await answer(page, [...choices]);
     const result = main(page).getByRole('heading', { level: 2, name: tier });
@@ -75,7 +73,7 @@ for (const [choices, tier, style, colour] of [
     await expect(result).toBeFocused();
     await expect(main(page).locator('[data-tier-colour]')).toHaveAttribute('data-tier-colour', colour);
     await expect(main(page).getByText(style, { exact: true })).toBeVisible();
-    await expect(main(page).getByText(`${tier} sends`)).toBeVisible();
+    await expect(main(page).getByText(description)).toBeVisible();
     await expect(progress(page)).toHaveCount(0);
   });
 }
@@ -86,39 +84,37 @@ test('the result shows the band, the flag for 3 s, the links, and Retake Quiz re
   await page.clock.pauseAt(new Date('2026-01-05T09:00:05Z'));
   await answer(page, [1, 1, 1, 1, 1]);
   await expect(main(page).getByRole('heading', { level: 2, name: 'Growth One' })).toBeFocused();
-  await expect(main(page).getByText('Average score: 3.0 out of 5')).toBeVisible();
-  for (const figure of ['Above 2.5', 'Under 20%', 'Above 65%', 'Stop after 5 losses or a 12% dip', '1-2 per week']) {
+  await expect(main(page).getByText(fill(labels.averageScore, { average: '3.0' }))).toBeVisible();
+  const growth = band('Growth One');
+  if (!growth) throw new Error('content/bands/ has no Growth One');
+  for (const figure of [growth.profitFactor, growth.maxDrawdown, growth.winRate, growth.stopRules, growth.frequency]) {
     await expect(main(page).getByText(figure, { exact: true })).toBeVisible();
   }
-  const flag = main(page).getByText('Quiz complete! Here is your match.');
+  const flag = main(page).getByText(labels.celebration);
   await expect(flag).toBeVisible();
   await page.clock.runFor(2900);
   await expect(flag).toBeVisible();
   await page.clock.runFor(200);
   await expect(flag).toHaveCount(0);
 
-  for (const [name, href] of [
-    ['View Signals', '/signals'],
-    ['Compare the 8 Principles', '/principles'],
-    ['Contact Us', '/contact-us'],
-  ]) {
-    await expect(main(page).getByRole('link', { name })).toHaveAttribute('href', href);
+  for (const { label, href } of quiz.links) {
+    await expect(main(page).getByRole('link', { name: label })).toHaveAttribute('href', href);
   }
 
-  await main(page).getByRole('button', { name: 'Retake Quiz' }).click();
+  await main(page).getByRole('button', { name: labels.retake }).click();
   const first = main(page).getByRole('heading', { level: 2, name: questions[0] });
   await expect(first).toBeFocused();
-  await expect(main(page).getByText('1 of 5', { exact: true })).toBeVisible();
+  await expect(main(page).getByText(count(1), { exact: true })).toBeVisible();
   await expect(progress(page)).toHaveAttribute('aria-valuenow', '1');
   // Fresh scores: answering low now gives Foundation One, not a mix with the earlier answers.
   await answer(page, [0, 0, 0, 0, 0]);
   await expect(main(page).getByRole('heading', { level: 2, name: 'Foundation One' })).toBeVisible();
-  await expect(main(page).getByText('Average score: 1.0 out of 5')).toBeVisible();
+  await expect(main(page).getByText(fill(labels.averageScore, { average: '1.0' }))).toBeVisible();
 });
 
 test('the quiz works from the keyboard alone @mobile', async ({ page }) => {
   await openQuiz(page);
-  await main(page).getByRole('button', { name: 'Several years of active trading' }).focus();
+  await main(page).getByRole('button', { name: quiz.questions[0]?.options[2]?.text }).focus();
   await page.keyboard.press('Enter');
   for (let i = 1; i < 5; i += 1) {
     await expect(main(page).getByRole('heading', { level: 2, name: questions[i] })).toBeFocused();
@@ -130,7 +126,7 @@ test('the quiz works from the keyboard alone @mobile', async ({ page }) => {
   }
   await expect(main(page).getByRole('heading', { level: 2, name: 'Momentum One' })).toBeFocused();
   await page.keyboard.press('Tab');
-  await expect(main(page).getByRole('link', { name: 'View Signals' })).toBeFocused();
+  await expect(main(page).getByRole('link', { name: quiz.links[0]?.label })).toBeFocused();
 });
 
 test('/quiz has no axe violations, on a question and on the result', async ({ browser }) => {

@@ -1,0 +1,89 @@
+// What the e2e tests and the accessibility audit run against: the build in dist-test (made for the test
+// ports), a fresh local stack on PGlite with rate limits off, the fixture feed server for the news pages,
+// and the site served as a CDN would. scripts/test.ts and scripts/audit-a11y.ts both start it from here.
+import { join } from 'node:path';
+import { loadConfig } from '../supabase/local/config.ts';
+import { startStack } from '../supabase/local/server.ts';
+import { buildIfStale } from './build.ts';
+import { startFeedServer } from './feed-server.ts';
+import { startSiteServer } from './serve.ts';
+
+export interface E2ePorts {
+  site: number;
+  api: number;
+  db: number;
+  mailWeb: number;
+  smtp: number;
+}
+
+// Ports of the test run, apart from the ones `npm start` uses, so both can run at once.
+// TEST_SITE_PORT and TEST_API_PORT move them (the database and mail ports follow the API's, as 54321 → 54322…).
+export function e2ePorts(env: NodeJS.ProcessEnv = process.env): E2ePorts {
+  const api = Number(env.TEST_API_PORT ?? 55321);
+  return { site: Number(env.TEST_SITE_PORT ?? 4331), api, db: api + 1, mailWeb: api + 3, smtp: api + 4 };
+}
+
+export const e2eSiteUrl = (ports: E2ePorts) => `http://127.0.0.1:${ports.site}`;
+export const e2eApiUrl = (ports: E2ePorts) => `http://127.0.0.1:${ports.api}`;
+
+/** Builds `outDir` for these ports when sources or settings changed; throws when the build fails. */
+export function buildForE2e(ports: E2ePorts, outDir = 'dist-test'): void {
+  buildIfStale(outDir, {
+    ...process.env,
+    PUBLIC_SUPABASE_URL: e2eApiUrl(ports),
+    SITE_URL: e2eSiteUrl(ports),
+    PORT: String(ports.site),
+  });
+}
+
+export interface E2eEnvironment {
+  siteUrl: string;
+  apiUrl: string;
+  mailApi: string;
+  feedsOrigin: string;
+  /** The variables the Playwright specs read (E2E_BASE_URL, E2E_SUPABASE_URL, E2E_MAIL_API, E2E_FEEDS_URL). */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** The build served as a CDN would, a fresh stack on PGlite under `dataDir`, and the fixture feeds. */
+export async function startE2eEnvironment(
+  ports: E2ePorts,
+  dataDir: string,
+  outDir = 'dist-test',
+): Promise<E2eEnvironment> {
+  const siteUrl = e2eSiteUrl(ports);
+  const apiUrl = e2eApiUrl(ports);
+  // The news function reads fixture feeds from 127.0.0.1, fresh on every request so a test can take them down.
+  const feeds = await startFeedServer();
+  const stack = await startStack(
+    loadConfig(
+      {
+        ...process.env,
+        DATA_DIR: join(dataDir),
+        RATE_LIMITS: 'off',
+        SITE_URL: siteUrl,
+        PORT: String(ports.site),
+        DATABASE_URL: '',
+        NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
+        INVESTING_FEED_URL: feeds.feedUrl('investing.xml'),
+        NEWS_CACHE_SECONDS: '0',
+      },
+      { ports: { api: ports.api, db: ports.db, mailWeb: ports.mailWeb, smtp: ports.smtp } },
+    ),
+  );
+  const site = await startSiteServer({ dir: outDir, port: ports.site, imageOrigins: [feeds.origin] });
+  const mailApi = `http://127.0.0.1:${ports.mailWeb}/api/v1`;
+  return {
+    siteUrl,
+    apiUrl,
+    mailApi,
+    feedsOrigin: feeds.origin,
+    env: { E2E_BASE_URL: siteUrl, E2E_SUPABASE_URL: apiUrl, E2E_MAIL_API: mailApi, E2E_FEEDS_URL: feeds.origin },
+    async stop() {
+      await new Promise<void>((done) => site.close(() => done()));
+      await stack.stop();
+      await feeds.close();
+    },
+  };
+}
