@@ -103,4 +103,18 @@ describe('GET /functions/v1/news', () => {
       await fetch(`${feeds.origin}/up`, { method: 'POST' });
     }
   });
+
+  test('the cached answer carries an ETag and the gateway headers; If-None-Match with it gets 304, no body', async () => {
+    const res = await call('?feed=combined');
+    const etag = res.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(Number(res.headers.get('content-length'))).toBe((await res.arrayBuffer()).byteLength);
+    const again = await call('?feed=combined', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(again.headers.get('x-frame-options')).toBe('DENY');
+    expect(await again.text()).toBe('');
+  });
 });
