@@ -3,10 +3,11 @@
 // Every page is measured as a visitor sees it: a fresh local stack (temporary DATA_DIR), the fixture feeds on
 // 127.0.0.1 so the news pages show real cards, and the site built against that stack (dist-lighthouse/) and
 // served as `npm start` serves it. RUNS sets the number of runs per page; LIGHTHOUSE_SITE_PORT and
-// LIGHTHOUSE_API_PORT move the two ports baked into that build (default 4341 and 55341).
+// LIGHTHOUSE_API_PORT move the two ports baked into that build (default 4341 and 55341); LIGHTHOUSE_REPORTS=<folder>
+// keeps each run's report.
 // Exit status: 0 whatever the scores (performance moves with the machine's load); `--strict` exits 1 when a
 // median is below 100.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -26,6 +27,8 @@ const runs = Number(process.env.RUNS ?? 3);
 const args = process.argv.slice(2);
 const strict = args.includes('--strict');
 const named = args.filter((a) => a.startsWith('/'));
+/** LIGHTHOUSE_REPORTS=<folder> keeps every run's full report (JSON) there. */
+const reportsDir = process.env.LIGHTHOUSE_REPORTS;
 const ports = {
   site: Number(process.env.LIGHTHOUSE_SITE_PORT ?? 4341),
   api: Number(process.env.LIGHTHOUSE_API_PORT ?? 55341),
@@ -126,6 +129,11 @@ try {
       });
       for (const c of categories) scores[c].push(Math.round((result?.lhr.categories[c]?.score ?? 0) * 100));
       if (result) for (const loss of pointsLost(result.lhr)) losses.add(loss);
+      if (result && reportsDir) {
+        mkdirSync(reportsDir, { recursive: true });
+        const name = path === '/' ? 'home' : path.slice(1).replaceAll('/', '-');
+        writeFileSync(join(reportsDir, `${name}-${i + 1}.json`), JSON.stringify(result.lhr));
+      }
     }
     const medians = categories.map((c) => median(scores[c]));
     if (medians.some((m) => m < 100)) belowFull += 1;
