@@ -77,6 +77,15 @@ describe('GET /functions/v1/news', () => {
     for (const a of cut) expect(a.description.length).toBeLessThanOrEqual(303);
   });
 
+  test('a plain GET without any key answers, as the news pages call it (no CORS preflight)', async () => {
+    const res = await fetch(`${t.url}/functions/v1/news?feed=investing`, {
+      headers: { Origin: 'http://127.0.0.1:4321' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(((await res.json()) as Answer).articles).toHaveLength(20);
+  });
+
   test('an unknown feed is a 400 with a clear message', async () => {
     const res = await call('?feed=weather');
     expect(res.status).toBe(400);
