@@ -26,7 +26,7 @@ export const BAD_FEED_MESSAGE = 'Unknown feed: use feed=combined or feed=investi
 interface Cached {
   answer: NewsAnswer;
   /** The JSON body, serialized and encoded once per refresh instead of once per request. */
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
   /** Strong validator of that body: a browser or CDN that has it gets 304 without the body. */
   etag: string;
   /** The 200's headers and the 304's, built once per answer (a Response copies its init headers). */
@@ -37,7 +37,7 @@ interface Cached {
 const encoder = new TextEncoder();
 
 /** `"<sha-256 of the body, first 16 bytes in hex>"`: changes whenever the answer does (updatedAt included). */
-async function entityTag(body: Uint8Array): Promise<string> {
+async function entityTag(body: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body));
   return `"${Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join('')}"`;
 }
