@@ -1,6 +1,7 @@
 // Serves tests/fixtures/feeds over HTTP on 127.0.0.1 for the news tests and the bench: /feeds/<file> answers
 // the fixture with {{images}} pointing at /images/ here, /images/missing-image.png is a 404 (unless
-// brokenImages is false, as for the Lighthouse run), any other image is a small PNG. POST /down makes every feed answer 500 until POST /up.
+// brokenImages is false, as for the Lighthouse run), any other image is a small PNG. POST /down makes every
+// feed answer 500 until POST /up.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
