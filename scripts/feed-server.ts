@@ -1,6 +1,7 @@
 // Serves tests/fixtures/feeds over HTTP on 127.0.0.1 for the news tests and the bench: /feeds/<file> answers
-// the fixture with {{images}} pointing at /images/ here, /images/missing-image.png is a 404, any other image
-// is a small PNG. POST /down makes every feed answer 500 until POST /up.
+// the fixture with {{images}} pointing at /images/ here, /images/missing-image.png is a 404 (unless
+// brokenImages is false, as for the Lighthouse run), any other image is a small PNG. POST /down makes every
+// feed answer 500 until POST /up.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -17,6 +18,8 @@ export interface FeedServerOptions {
   port?: number;
   /** Where {{images}} points; default this server's /images. */
   imagesOrigin?: string;
+  /** false: /images/missing-image.png is served like any other picture (default true: it is a 404). */
+  brokenImages?: boolean;
 }
 
 const TYPES: Record<string, string> = {
@@ -53,7 +56,8 @@ export function startFeedServer(options: FeedServerOptions = {}): Promise<FeedSe
       res.writeHead(200, { 'Content-Type': TYPES[feed[2]] }).end(text.replaceAll('{{images}}', images));
       return;
     }
-    if (/^\/images\/[\w-]+\.png$/.test(path) && path !== '/images/missing-image.png') {
+    const broken = options.brokenImages !== false && path === '/images/missing-image.png';
+    if (/^\/images\/[\w-]+\.png$/.test(path) && !broken) {
       res.writeHead(200, { 'Content-Type': 'image/png', 'Cache-Control': 'max-age=3600' }).end(png);
       return;
     }

@@ -1,47 +1,180 @@
-// `npm run lighthouse -- / /faq /features`: Lighthouse (mobile preset) on the built site, three runs per page,
-// median score per category. Builds dist/ if stale and serves it as `npm start` does (no stack needed for
-// static pages). RUNS sets the number of runs.
+// `npm run lighthouse`: Lighthouse (mobile preset) on every public page of the built site, median of three runs
+// per category, printed as a table. `npm run lighthouse -- /news /faq` measures only the pages named.
+// Every page is measured as a visitor sees it: a fresh local stack (temporary DATA_DIR), the fixture feeds on
+// 127.0.0.1 so the news pages show real cards, and the site built against that stack (dist-lighthouse/) and
+// served as `npm start` serves it. RUNS sets the number of runs per page; LIGHTHOUSE_SITE_PORT and
+// LIGHTHOUSE_API_PORT move the two ports baked into that build (default 4341 and 55341); LIGHTHOUSE_REPORTS=<folder>
+// keeps each run's report.
+// Exit status: 0 whatever the scores (performance moves with the machine's load); `--strict` exits 1 when a
+// median is below 100.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromiumArgs, chromiumPath } from '../playwright.config.ts';
+import { TRADINGVIEW_FRAME_ORIGIN, TRADINGVIEW_SCRIPT_ORIGIN } from '../src/lib/chart-widget.ts';
+import { loadConfig } from '../supabase/local/config.ts';
+import { startStack } from '../supabase/local/server.ts';
 import { buildIfStale } from './build.ts';
+import { startFeedServer } from './feed-server.ts';
 import { freePort } from './free-port.ts';
 import { startSiteServer } from './serve.ts';
 
-const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/', '/faq', '/features'];
-const runs = Number(process.env.RUNS ?? 3);
+const OUT_DIR = 'dist-lighthouse';
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const runs = Number(process.env.RUNS ?? 3);
+const args = process.argv.slice(2);
+const strict = args.includes('--strict');
+const named = args.filter((a) => a.startsWith('/'));
+/** LIGHTHOUSE_REPORTS=<folder> keeps every run's full report (JSON) there. */
+const reportsDir = process.env.LIGHTHOUSE_REPORTS;
+const ports = {
+  site: Number(process.env.LIGHTHOUSE_SITE_PORT ?? 4341),
+  api: Number(process.env.LIGHTHOUSE_API_PORT ?? 55341),
+};
+const siteUrl = `http://127.0.0.1:${ports.site}`;
+const apiUrl = `http://127.0.0.1:${ports.api}`;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-buildIfStale('dist');
-const port = await freePort();
-const site = await startSiteServer({ dir: 'dist', port });
-const chrome = await chromeLauncher.launch({
-  chromePath: chromiumPath,
-  chromeFlags: ['--headless=new', ...chromiumArgs],
-});
+/** Every page of the build: a route per index.html (build.format 'directory'), the 404 page left out. */
+export function builtRoutes(dir: string): string[] {
+  const routes: string[] = [];
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory() && entry.name !== '_astro') walk(path);
+      else if (entry.name === 'index.html') {
+        const route = relative(dir, folder).split(sep).join('/');
+        routes.push(route ? `/${route}` : '/');
+      }
+    }
+  };
+  walk(dir);
+  return routes.sort();
+}
 
+/** The routes the sitemap lists: the public, indexable pages (noindex pages are left out of it by config). */
+export function sitemapRoutes(dir: string): Set<string> {
+  const routes = new Set<string>();
+  for (const file of readdirSync(dir).filter((f) => /^sitemap-\d+\.xml$/.test(f))) {
+    for (const [, loc] of readFileSync(join(dir, file), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)) {
+      const path = new URL(loc).pathname.replace(/\/$/, '');
+      routes.add(path || '/');
+    }
+  }
+  return routes;
+}
+
+/** Third-party origins the pages use that this machine cannot reach (an offline CI box): blocked, and said so. */
+async function unreachable(origins: string[]): Promise<string[]> {
+  const down: string[] = [];
+  for (const origin of origins) {
+    try {
+      await fetch(origin, { method: 'HEAD', signal: AbortSignal.timeout(3000) });
+    } catch {
+      down.push(origin);
+    }
+  }
+  return down;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'signals-lighthouse-'));
+const feeds = await startFeedServer({ brokenImages: false });
+const stack = await startStack(
+  loadConfig(
+    {
+      ...process.env,
+      DATA_DIR: join(work, 'data'),
+      SITE_URL: siteUrl,
+      PORT: String(ports.site),
+      DATABASE_URL: '',
+      NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
+      INVESTING_FEED_URL: feeds.feedUrl('investing.xml'),
+    },
+    {
+      ports: { api: ports.api, db: await freePort(), mailWeb: await freePort(), smtp: await freePort() },
+    },
+  ),
+);
+let site: Awaited<ReturnType<typeof startSiteServer>> | undefined;
+let chrome: chromeLauncher.LaunchedChrome | undefined;
+let belowFull = 0;
 try {
-  console.log(`Lighthouse mobile, median of ${runs} runs\n${'page'.padEnd(20)} perf  a11y  best  seo`);
+  buildIfStale(OUT_DIR, { ...process.env, PUBLIC_SUPABASE_URL: apiUrl, SITE_URL: siteUrl, PORT: String(ports.site) });
+  site = await startSiteServer({ dir: OUT_DIR, port: ports.site, supabaseUrl: apiUrl, imageOrigins: [feeds.origin] });
+
+  const listed = sitemapRoutes(OUT_DIR);
+  const paths = named.length ? named : builtRoutes(OUT_DIR).filter((route) => listed.has(route));
+  const unlisted = builtRoutes(OUT_DIR).filter((route) => !listed.has(route));
+  const blocked = await unreachable([TRADINGVIEW_SCRIPT_ORIGIN, TRADINGVIEW_FRAME_ORIGIN]);
+
+  chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags: ['--headless=new', ...chromiumArgs] });
+  console.log(`Lighthouse ${lighthouseVersion()}, mobile preset, median of ${runs} run${runs === 1 ? '' : 's'}`);
+  if (blocked.length) {
+    console.log(`Blocked in the browser (unreachable from this machine): ${blocked.join(', ')}`);
+  }
+  console.log(`\n${'page'.padEnd(22)} perf  a11y  best   seo   runs (perf / a11y / best / seo)`);
   for (const path of paths) {
     const scores = Object.fromEntries(categories.map((c) => [c, [] as number[]]));
+    const losses = new Set<string>();
     for (let i = 0; i < runs; i++) {
-      const result = await lighthouse(`http://127.0.0.1:${port}${path}`, {
+      const result = await lighthouse(`${siteUrl}${path}`, {
         port: chrome.port,
         output: 'json',
         logLevel: 'error',
         onlyCategories: [...categories],
+        blockedUrlPatterns: blocked.map((origin) => `${origin}/*`),
       });
-      for (const c of categories) {
-        scores[c].push(Math.round((result?.lhr.categories[c]?.score ?? 0) * 100));
+      for (const c of categories) scores[c].push(Math.round((result?.lhr.categories[c]?.score ?? 0) * 100));
+      if (result) for (const loss of pointsLost(result.lhr)) losses.add(loss);
+      if (result && reportsDir) {
+        mkdirSync(reportsDir, { recursive: true });
+        const name = path === '/' ? 'home' : path.slice(1).replaceAll('/', '-');
+        writeFileSync(join(reportsDir, `${name}-${i + 1}.json`), JSON.stringify(result.lhr));
       }
     }
-    const row = categories.map((c) => String(median(scores[c])).padStart(4)).join('  ');
-    const all = categories.map((c) => `${c} ${scores[c].join('/')}`).join(', ');
-    console.log(`${path.padEnd(20)} ${row}    (${all})`);
+    const medians = categories.map((c) => median(scores[c]));
+    if (medians.some((m) => m < 100)) belowFull += 1;
+    const row = medians.map((m) => String(m).padStart(4)).join('  ');
+    const all = categories.map((c) => scores[c].join('/')).join('   ');
+    console.log(`${path.padEnd(22)} ${row}    ${all}`);
+    if (medians.some((m) => m < 100)) for (const loss of losses) console.log(`${''.padEnd(23)}- ${loss}`);
+  }
+  console.log(
+    belowFull
+      ? `\n${belowFull} of ${paths.length} pages below 100 in at least one category.`
+      : `\nAll ${paths.length} pages 100 in every category.`,
+  );
+  if (!named.length && unlisted.length) {
+    console.log(`Not measured (noindex, left out of the sitemap; name them to measure them): ${unlisted.join(' ')}`);
   }
 } finally {
-  await chrome.kill();
-  await new Promise<void>((done) => site.close(() => done()));
+  await chrome?.kill();
+  if (site) await new Promise<void>((done) => site?.close(() => done()));
+  await stack.stop();
+  await feeds.close();
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit(strict && belowFull ? 1 : 0);
+
+/** The audits that cost a category points in one run: `category: audit id (score)`. */
+function pointsLost(lhr: {
+  categories: Record<string, { auditRefs: { id: string; weight: number }[] } | undefined>;
+  audits: Record<string, { score: number | null; displayValue?: string }>;
+}): string[] {
+  return categories.flatMap((c) =>
+    (lhr.categories[c]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => {
+        const audit = lhr.audits[ref.id];
+        return `${c}: ${ref.id}${audit.displayValue ? ` (${audit.displayValue})` : ''}`;
+      }),
+  );
+}
+
+function lighthouseVersion(): string {
+  const pkg = join('node_modules', 'lighthouse', 'package.json');
+  return existsSync(pkg) ? JSON.parse(readFileSync(pkg, 'utf8')).version : '';
 }

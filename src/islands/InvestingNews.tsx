@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { NewsArticle } from '../lib/news-answer.ts';
+import { localTime } from '../lib/relative-time.ts';
 import { toast } from '../stores/toasts.ts';
 import type { NewsLabels } from './news/labels.ts';
 import { loadNews } from './news/load-news.ts';
@@ -51,7 +52,7 @@ export default function InvestingNews({ labels }: Props) {
           <p className="mt-1 min-h-6 text-sm text-muted" data-testid="last-updated">
             {updatedAt && (
               <>
-                {labels.lastUpdated} <time dateTime={updatedAt.toISOString()}>{updatedAt.toLocaleTimeString()}</time>
+                {labels.lastUpdated} <time dateTime={updatedAt.toISOString()}>{localTime(updatedAt)}</time>
               </>
             )}
           </p>

@@ -77,6 +77,15 @@ describe('GET /functions/v1/news', () => {
     for (const a of cut) expect(a.description.length).toBeLessThanOrEqual(303);
   });
 
+  test('a plain GET without any key answers, as the news pages call it (no CORS preflight)', async () => {
+    const res = await fetch(`${t.url}/functions/v1/news?feed=investing`, {
+      headers: { Origin: 'http://127.0.0.1:4321' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(((await res.json()) as Answer).articles).toHaveLength(20);
+  });
+
   test('an unknown feed is a 400 with a clear message', async () => {
     const res = await call('?feed=weather');
     expect(res.status).toBe(400);
@@ -102,5 +111,19 @@ describe('GET /functions/v1/news', () => {
     } finally {
       await fetch(`${feeds.origin}/up`, { method: 'POST' });
     }
+  });
+
+  test('the cached answer carries an ETag and the gateway headers; If-None-Match with it gets 304, no body', async () => {
+    const res = await call('?feed=combined');
+    const etag = res.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(Number(res.headers.get('content-length'))).toBe((await res.arrayBuffer()).byteLength);
+    const again = await call('?feed=combined', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(again.headers.get('x-frame-options')).toBe('DENY');
+    expect(await again.text()).toBe('');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { relativeTime } from '../../src/lib/relative-time.ts';
+import { localDate, localTime, relativeTime } from '../../src/lib/relative-time.ts';
 
 const labels = { justNow: 'Just now', hoursAgo: '{n}h ago', dayAgo: '1 day ago' };
 const now = new Date('2026-11-22T12:00:00Z');
@@ -27,8 +27,17 @@ describe('relativeTime', () => {
     expect(text).toBe(expected === 'the date' ? `date ${published.toISOString()}` : expected);
   });
 
-  test('the date is the local date by default', () => {
-    const published = ago(72 * HOUR);
-    expect(relativeTime(published, now, labels)).toBe(published.toLocaleDateString());
+  test('the date is the local date by default, as YYYY-MM-DD', () => {
+    const published = new Date(2026, 0, 5, 23, 30);
+    expect(relativeTime(published, new Date(2026, 1, 1), labels)).toBe('2026-01-05');
+  });
+
+  test.each([
+    [new Date(2026, 10, 22, 9, 5, 59), '2026-11-22', '09:05'],
+    [new Date(2026, 11, 31, 23, 59), '2026-12-31', '23:59'],
+    [new Date(2027, 0, 1, 0, 0), '2027-01-01', '00:00'],
+  ])('%s: local date %s, local time %s', (date, day, time) => {
+    expect(localDate(date)).toBe(day);
+    expect(localTime(date)).toBe(time);
   });
 });

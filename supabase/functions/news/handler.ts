@@ -26,8 +26,30 @@ export const BAD_FEED_MESSAGE = 'Unknown feed: use feed=combined or feed=investi
 
 interface Cached {
   answer: NewsAnswer;
-  /** The JSON body, serialized once per refresh instead of once per request. */
-  body: string;
+  /** The JSON body, serialized and encoded once per refresh instead of once per request. */
+  body: Uint8Array<ArrayBuffer>;
+  /** Strong validator of that body: a browser or CDN that has it gets 304 without the body. */
+  etag: string;
+  /** The 200's headers and the 304's, built once per answer (a Response copies its init headers). */
+  headers: Record<string, string>;
+  notModifiedHeaders: Record<string, string>;
+}
+
+const encoder = new TextEncoder();
+
+/** `"<sha-256 of the body, first 16 bytes in hex>"`: changes whenever the answer does (updatedAt included). */
+async function entityTag(body: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body));
+  return `"${Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join('')}"`;
+}
+
+/** If-None-Match matches when it lists the tag (weak comparison, as for GET) or is `*`. */
+export function notModified(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || (t.startsWith('W/') ? t.slice(2) : t) === etag;
+  });
 }
 
 function cacheSeconds(env: Env): number {
@@ -46,10 +68,21 @@ export function createHandler(env: Env = runtimeEnv(), load: LoadOptions = {}): 
   const limiter = isolateRateLimiter(env, 'news', RATE_LIMIT);
   const sets = feedSets(env);
   const ttl = cacheSeconds(env);
+  // Browsers keep an answer a minute at most; a CDN keeps it as long as this function does.
+  const cacheControl = `public, max-age=${Math.min(ttl, 60)}, s-maxage=${ttl}, stale-while-revalidate=${ttl}`;
   const cache = createCache<Cached>(
     async (name) => {
       const answer = await loadNews(sets[name as FeedName], load);
-      return { answer, body: JSON.stringify(answer) };
+      const body = encoder.encode(JSON.stringify(answer));
+      const etag = await entityTag(body);
+      const notModifiedHeaders = { ...corsHeaders, 'Cache-Control': cacheControl, ETag: etag };
+      return {
+        answer,
+        body,
+        etag,
+        notModifiedHeaders,
+        headers: { ...notModifiedHeaders, 'Content-Type': 'application/json' },
+      };
     },
     {
       ttlMs: ttl * 1000,
@@ -58,8 +91,6 @@ export function createHandler(env: Env = runtimeEnv(), load: LoadOptions = {}): 
       background: (task) => runInBackground('news refresh', task),
     },
   );
-  // Browsers keep an answer a minute at most; a CDN keeps it as long as this function does.
-  const cacheControl = `public, max-age=${Math.min(ttl, 60)}, s-maxage=${ttl}, stale-while-revalidate=${ttl}`;
 
   return async function handler(req: Request): Promise<Response> {
     if (req.method === 'OPTIONS') return options();
@@ -72,11 +103,11 @@ export function createHandler(env: Env = runtimeEnv(), load: LoadOptions = {}): 
     if (!isFeedName(feed)) return errorResponse(400, BAD_FEED_MESSAGE);
 
     try {
-      const { body } = await cache.get(feed);
-      return new Response(req.method === 'HEAD' ? null : body, {
-        status: 200,
-        headers: { ...corsHeaders, 'Content-Type': 'application/json', 'Cache-Control': cacheControl },
-      });
+      const cached = await cache.get(feed);
+      if (notModified(req.headers.get('if-none-match'), cached.etag)) {
+        return new Response(null, { status: 304, headers: cached.notModifiedHeaders });
+      }
+      return new Response(req.method === 'HEAD' ? null : cached.body, { status: 200, headers: cached.headers });
     } catch (err) {
       console.error('news:', err instanceof Error ? err.message : err);
       return errorResponse(500, 'Failed to load news. Please try again.');

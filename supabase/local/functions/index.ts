@@ -38,12 +38,13 @@ async function checkJwt(req: Request, keys: JwtKeys | string): Promise<Response 
 function forwardedRequest(c: Context, trusted: TrustedProxies): Request {
   const url = new URL(c.req.url);
   url.pathname = `/${url.pathname.split('/').slice(routeDepth(c)).join('/')}`;
-  const headers = new Headers(c.req.raw.headers);
+  const raw = c.req.raw;
+  // The incoming request's own headers (the new Request copies them), so they are not copied twice.
+  const headers = raw.headers;
   const ip = requestClientAddress(c, trusted);
   // The gateway sets the one address it worked out, as Supabase's does; a client cannot choose its own.
   if (ip) headers.set('x-forwarded-for', ip);
   else headers.delete('x-forwarded-for');
-  const raw = c.req.raw;
   const hasBody = raw.method !== 'GET' && raw.method !== 'HEAD';
   return new Request(url, {
     method: raw.method,
@@ -80,10 +81,19 @@ export function functionsApp(ctx: StackContext): Hono {
     return pending;
   }
 
+  // Functions found on disk; a missing one is looked for again on each request (it may be added).
+  const present = new Set<string>();
+  const exists = (name: string, file: string) => {
+    if (present.has(name)) return true;
+    if (!NAME.test(name) || !existsSync(file)) return false;
+    present.add(name);
+    return true;
+  };
+
   const run = async (c: Context) => {
     const name = c.req.param('name') ?? '';
     const file = join(functionsDir, name, 'handler.ts');
-    if (!NAME.test(name) || !existsSync(file)) {
+    if (!exists(name, file)) {
       return new Response('Function not found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
     }
     if (c.req.method !== 'OPTIONS' && settingsOf(name).verifyJwt) {

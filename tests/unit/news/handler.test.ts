@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { envFrom } from '../../../supabase/functions/_shared/env.ts';
-import { BAD_FEED_MESSAGE, createHandler } from '../../../supabase/functions/news/handler.ts';
+import { BAD_FEED_MESSAGE, createHandler, notModified } from '../../../supabase/functions/news/handler.ts';
 import type { NewsAnswer } from '../../../supabase/functions/news/news.ts';
 import { fixtureFetch } from './fixtures.ts';
 
@@ -128,5 +128,49 @@ describe('news handler', () => {
     await handler(get('?feed=investing'));
     await new Promise((r) => setTimeout(r, 10));
     expect(calls.length).toBe(2);
+  });
+
+  test('an ETag on every answer; If-None-Match with it gets 304 without a body, a changed answer gets 200', async () => {
+    const { handler } = setup(allUp, { NEWS_CACHE_SECONDS: '0' });
+    const first = await handler(get('?feed=combined'));
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const again = await handler(
+      new Request('http://fn.local/news?feed=combined', { headers: { 'If-None-Match': `"other", W/${etag}` } }),
+    );
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(again.headers.get('cache-control')).toBe(first.headers.get('cache-control'));
+    // With no caching, each request starts a refresh in the background; once one has finished (a new
+    // updatedAt), the same If-None-Match gets the full new answer.
+    let later = again;
+    for (let i = 0; i < 100 && later.status === 304; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      later = await handler(new Request('http://fn.local/news?feed=combined', { headers: { 'If-None-Match': etag } }));
+    }
+    expect(later.status).toBe(200);
+    expect(later.headers.get('etag')).not.toBe(etag);
+    expect(((await later.json()) as NewsAnswer).articles).toHaveLength(15);
+  });
+
+  test('HEAD answers the headers without a body', async () => {
+    const { handler } = setup(allUp);
+    const res = await handler(get('?feed=investing', 'HEAD'));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toMatch(/^"/);
+    expect(await res.text()).toBe('');
+  });
+
+  test.each([
+    [null, false],
+    ['"abc"', true],
+    ['W/"abc"', true],
+    ['"x", "abc"', true],
+    ['*', true],
+    ['"abcd"', false],
+    ['abc', false],
+  ])('If-None-Match %s against "abc": %s', (header, expected) => {
+    expect(notModified(header, '"abc"')).toBe(expected);
   });
 });
