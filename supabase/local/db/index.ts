@@ -82,7 +82,13 @@ async function pgliteBatch(
   const decided = typeof end === 'string';
   const planned: WireStatement[] = [{ text: 'BEGIN' }, ...prepared.plan(statements)];
   if (decided) planned.push({ text: end === 'commit' ? 'COMMIT' : 'ROLLBACK' });
-  const call = async (message: Uint8Array) => readReply(await pg.execProtocolRaw(message, { syncToFs: false }));
+  // execProtocolRawStream hands us the bytes as they come: execProtocolRaw would also run PGlite's own parser
+  // over them, and writes to whichever callback the wire socket last set.
+  const call = async (message: Uint8Array) => {
+    const chunks: Uint8Array[] = [];
+    await pg.execProtocolRawStream(message, { syncToFs: false, onRawData: (bytes) => chunks.push(bytes.slice()) });
+    return readReply(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  };
   const outcome = await pg._runExclusiveTransaction(() =>
     pg._runExclusiveQuery(async () => {
       const reply = await call(extendedBatch(planned, prepared.takeClosing()));
