@@ -4,7 +4,7 @@
 //   number, so each request can carry its own email address;
 // - `profile`: `concurrency` supabase-js clients each sign in as the member with their own session, then
 //   read the member's profile (`select('*').eq('user_id', id).single()`) `total` times between them.
-// Posts back each request's time, the failures and the elapsed seconds.
+// Posts 'start' when the timed part begins, then each request's time, the failures and the elapsed seconds.
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createClient } from '@supabase/supabase-js';
@@ -36,6 +36,8 @@ export interface LoadResult {
   /** The first failure, for the message: status and body, or the error. */
   firstFailure?: string;
   seconds: number;
+  /** CPU time of the stack's thread (the bench's main thread) during the timed part, per request, ms. */
+  serverCpu?: number;
 }
 
 /** `run` from `concurrency` loops until `total` runs are done; each run says whether it succeeded. */
@@ -44,6 +46,7 @@ async function drive(total: number, concurrency: number, loops: ((n: number) => 
   let next = 0;
   let failed = 0;
   let firstFailure: string | undefined;
+  parentPort?.postMessage('start');
   const started = performance.now();
   await Promise.all(
     loops.slice(0, concurrency).map(async (run) => {

@@ -64,7 +64,14 @@ const anonHeaders = { apikey: stack.config.anonKey, Authorization: `Bearer ${sta
 function load(name: string, job: HttpJob | ProfileJob): Promise<LoadResult> {
   return new Promise<LoadResult>((done, fail) => {
     const worker = new Worker(new URL('./bench-load.ts', import.meta.url), { workerData: job });
-    worker.once('message', (result: LoadResult) => {
+    let cpu = process.threadCpuUsage();
+    worker.on('message', (message: 'start' | LoadResult) => {
+      if (message === 'start') {
+        cpu = process.threadCpuUsage();
+        return;
+      }
+      const used = process.threadCpuUsage(cpu);
+      const result = { ...message, serverCpu: (used.user + used.system) / 1000 / message.times.length };
       if (result.failed) fail(new Error(`${name}: ${result.failed} requests failed, first: ${result.firstFailure}`));
       else done(result);
     });
@@ -72,11 +79,15 @@ function load(name: string, job: HttpJob | ProfileJob): Promise<LoadResult> {
   });
 }
 
-/** One line: p50 / p99 and requests per second of a load run. */
-function report(label: string, { times, seconds }: LoadResult) {
+/**
+ * One line: p50 / p99 and requests per second of a load run, and the CPU time the stack's thread spent per
+ * request (what bounds the requests per second of this single-threaded stack; it moves far less than the
+ * times when other processes load the machine).
+ */
+function report(label: string, { times, seconds, serverCpu }: LoadResult) {
   times.sort((a, b) => a - b);
   console.log(
-    `${label} (${times.length} runs): p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}  ${(times.length / seconds).toFixed(0)} req/s`,
+    `${label} (${times.length} runs): p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}  ${(times.length / seconds).toFixed(0)} req/s  (stack CPU ${serverCpu?.toFixed(2)} ms/req)`,
   );
 }
 
