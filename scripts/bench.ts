@@ -1,9 +1,12 @@
 // `npm run bench`: latency and throughput of the local stack on this machine (PGlite, or DATABASE_URL).
 // Prints sign-in p50 / p99 for one client and at 20 concurrent clients with requests per second, the
 // signed-in profile read through REST for one client and at 50 concurrent clients with requests per
-// second, and the cached news answer's requests per second and p50 at 50 concurrent clients (fixture
-// feeds served on 127.0.0.1). `npm run bench -- news` runs the news part alone.
-// A measurement script, not a test: nothing here passes or fails.
+// second, the cached news answer's p50 / p99 and requests per second at 50 concurrent clients (fixture
+// feeds served on 127.0.0.1), and each Edge Function called with a valid request by 20 concurrent clients.
+// `npm run bench -- news` runs the news part alone, `npm run bench -- functions` the functions part.
+// The concurrent clients run in a worker thread (bench-load.ts), not on the stack's event loop: the 50
+// profile readers are supabase-js clients that each signed in with their own session.
+// A measurement script: nothing here passes or fails, but a request that does not answer 200 stops it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,13 +15,19 @@ import { Worker } from 'node:worker_threads';
 import { createClient } from '@supabase/supabase-js';
 import { loadConfig } from '../supabase/local/config.ts';
 import { startStack } from '../supabase/local/server.ts';
+import type { HttpJob, LoadResult, ProfileJob } from './bench-load.ts';
 import { startFeedServer } from './feed-server.ts';
 import { freePort } from './free-port.ts';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 100);
 const NEWS_CONCURRENCY = 50;
 const NEWS_TOTAL = Number(process.env.BENCH_NEWS ?? 10_000);
-const onlyNews = process.argv.slice(2).includes('news');
+const args = process.argv.slice(2);
+const onlyNews = args.includes('news');
+const onlyFunctions = args.includes('functions');
+/** Each function at this many concurrent clients. */
+const FUNCTION_CONCURRENCY = 20;
+const FUNCTION_TOTAL = Number(process.env.BENCH_FUNCTIONS ?? 200);
 const CONCURRENCY = 20;
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONCURRENT ?? 400);
 /** Signed-in profile reads through REST at this many concurrent clients (the 1,500 req/s target). */
@@ -49,41 +58,87 @@ const stack = await startStack(
 const client = () =>
   createClient(stack.url, stack.config.anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
 
-/** GET /functions/v1/news?feed=combined from 50 clients at once (in a worker thread), once the cache is filled. */
-async function benchNews() {
-  const url = `${stack.url}/functions/v1/news?feed=combined`;
-  const headers = { apikey: stack.config.anonKey, Authorization: `Bearer ${stack.config.anonKey}` };
-  const first = await (await fetch(url, { headers })).json();
-  if (first.articles.length !== 15) throw new Error(`news: ${first.articles.length} articles, expected 15`);
-  const load = (total: number) =>
-    new Promise<{ times: number[]; failed: number; seconds: number }>((done, fail) => {
-      const worker = new Worker(new URL('./bench-load.ts', import.meta.url), {
-        workerData: { url, headers, total, concurrency: NEWS_CONCURRENCY },
-      });
-      worker.once('message', done);
-      worker.once('error', fail);
+const anonHeaders = { apikey: stack.config.anonKey, Authorization: `Bearer ${stack.config.anonKey}` };
+
+/** Runs a job of bench-load.ts in a worker thread; throws when a request failed. */
+function load(name: string, job: HttpJob | ProfileJob): Promise<LoadResult> {
+  return new Promise<LoadResult>((done, fail) => {
+    const worker = new Worker(new URL('./bench-load.ts', import.meta.url), { workerData: job });
+    let cpu = process.threadCpuUsage();
+    worker.on('message', (message: 'start' | LoadResult) => {
+      if (message === 'start') {
+        cpu = process.threadCpuUsage();
+        return;
+      }
+      const used = process.threadCpuUsage(cpu);
+      const result = { ...message, serverCpu: (used.user + used.system) / 1000 / message.times.length };
+      if (result.failed) fail(new Error(`${name}: ${result.failed} requests failed, first: ${result.firstFailure}`));
+      else done(result);
     });
-  await load(500); // warm-up
-  const { times, failed, seconds } = await load(NEWS_TOTAL);
-  if (failed) throw new Error(`news: ${failed} requests did not answer 200`);
+    worker.once('error', fail);
+  });
+}
+
+/**
+ * One line: p50 / p99 and requests per second of a load run, and the CPU time the stack's thread spent per
+ * request (what bounds the requests per second of this single-threaded stack; it moves far less than the
+ * times when other processes load the machine).
+ */
+function report(label: string, { times, seconds, serverCpu }: LoadResult) {
   times.sort((a, b) => a - b);
   console.log(
-    `news (cached), ${NEWS_CONCURRENCY} clients (${NEWS_TOTAL} runs): p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}  ${(NEWS_TOTAL / seconds).toFixed(0)} req/s`,
+    `${label} (${times.length} runs): p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}  ${(times.length / seconds).toFixed(0)} req/s  (stack CPU ${serverCpu?.toFixed(2)} ms/req)`,
   );
 }
 
-try {
-  if (onlyNews) {
-    console.log(`Local stack benchmark (${stack.ctx.db.kind}, ${process.arch}, Node ${process.versions.node})`);
-    await benchNews();
-  } else await benchAuthAndRest();
-} finally {
-  await stack.stop();
-  await feeds.close();
-  rmSync(dataDir, { recursive: true, force: true });
+/** GET /functions/v1/news?feed=combined from 50 clients at once (in a worker thread), once the cache is filled. */
+async function benchNews() {
+  const url = `${stack.url}/functions/v1/news?feed=combined`;
+  const first = await (await fetch(url, { headers: anonHeaders })).json();
+  if (first.articles.length !== 15) throw new Error(`news: ${first.articles.length} articles, expected 15`);
+  const job = { kind: 'http', url, headers: anonHeaders, concurrency: NEWS_CONCURRENCY } as const;
+  await load('news', { ...job, total: 500 }); // warm-up
+  report(`news (cached), ${NEWS_CONCURRENCY} clients`, await load('news', { ...job, total: NEWS_TOTAL }));
 }
 
-async function benchAuthAndRest() {
+/**
+ * Each function that takes a form, POSTed a valid body by 20 clients at once: every request a new address
+ * where the function stores one (sign-ups, newsletter), mail into the stack's mail catcher.
+ */
+async function benchFunctions(member: { email: string }) {
+  const run = Date.now();
+  const bodies: Record<string, object> = {
+    'send-contact-email': {
+      name: 'Bench Client',
+      email: `bench-contact-{n}-${run}@example.com`,
+      subject: 'Benchmark',
+      message: 'A message sent by npm run bench.',
+    },
+    'newsletter-signup': { email: `bench-news-{n}-${run}@example.com` },
+    'user-signup': {
+      email: `bench-signup-{n}-${run}@example.com`,
+      password: 'Bench-passw0rd!',
+      firstName: 'Bench',
+      lastName: 'Signup',
+    },
+    'password-reset': { email: member.email },
+  };
+  for (const [name, body] of Object.entries(bodies)) {
+    const result = await load(name, {
+      kind: 'http',
+      url: `${stack.url}/functions/v1/${name}`,
+      method: 'POST',
+      headers: { ...anonHeaders, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      total: FUNCTION_TOTAL,
+      concurrency: FUNCTION_CONCURRENCY,
+    });
+    report(`${name}, ${FUNCTION_CONCURRENCY} clients`, result);
+  }
+}
+
+/** The member the sign-in, profile and password-reset parts use. */
+async function createMember() {
   const email = `bench-${Date.now()}@example.com`;
   const password = 'Bench-passw0rd!';
   const admin = createClient(stack.url, stack.config.serviceRoleKey, { auth: { persistSession: false } });
@@ -94,7 +149,26 @@ async function benchAuthAndRest() {
     user_metadata: { first_name: 'Bench', last_name: 'User' },
   });
   if (created.error) throw created.error;
+  return { email, password, userId: created.data.user.id };
+}
 
+try {
+  console.log(`Local stack benchmark (${stack.ctx.db.kind}, ${process.arch}, Node ${process.versions.node})`);
+  if (onlyNews) await benchNews();
+  else if (onlyFunctions) await benchFunctions(await createMember());
+  else {
+    const member = await createMember();
+    await benchAuthAndRest(member);
+    await benchNews();
+    await benchFunctions(member);
+  }
+} finally {
+  await stack.stop();
+  await feeds.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function benchAuthAndRest({ email, password, userId }: { email: string; password: string; userId: string }) {
   async function signIn(): Promise<number> {
     const t0 = performance.now();
     const { error } = await client().auth.signInWithPassword({ email, password });
@@ -119,8 +193,8 @@ async function benchAuthAndRest() {
   concurrent.sort((a, b) => a - b);
 
   const user = client();
-  const { data: signedIn } = await user.auth.signInWithPassword({ email, password });
-  const userId = signedIn.user?.id;
+  const { error: signInError } = await user.auth.signInWithPassword({ email, password });
+  if (signInError) throw signInError;
   const reads: number[] = [];
   for (let i = 0; i < SEQUENTIAL + 5; i++) {
     const t0 = performance.now();
@@ -130,32 +204,6 @@ async function benchAuthAndRest() {
   }
   reads.sort((a, b) => a - b);
 
-  // 50 clients, each its own supabase-js client with the member's session, as 50 browsers would be.
-  const readers = await Promise.all(
-    Array.from({ length: READ_CONCURRENCY }, async () => {
-      const reader = client();
-      const { error } = await reader.auth.signInWithPassword({ email, password });
-      if (error) throw error;
-      return reader;
-    }),
-  );
-  const concurrentReads: number[] = [];
-  let nextRead = 0;
-  const readsStarted = performance.now();
-  await Promise.all(
-    readers.map(async (reader) => {
-      while (nextRead++ < READ_TOTAL) {
-        const t0 = performance.now();
-        const { error } = await reader.from('profiles').select('*').eq('user_id', userId).single();
-        if (error) throw new Error(error.message);
-        concurrentReads.push(performance.now() - t0);
-      }
-    }),
-  );
-  const readSeconds = (performance.now() - readsStarted) / 1000;
-  concurrentReads.sort((a, b) => a - b);
-
-  console.log(`Local stack benchmark (${stack.ctx.db.kind}, ${process.arch}, Node ${process.versions.node})`);
   console.log(
     `sign-in, 1 client (${SEQUENTIAL} runs):    p50 ${ms(percentile(sequential, 50))}  p99 ${ms(percentile(sequential, 99))}`,
   );
@@ -165,8 +213,11 @@ async function benchAuthAndRest() {
   console.log(
     `profile read, 1 client (${SEQUENTIAL} runs): p50 ${ms(percentile(reads, 50))}  p99 ${ms(percentile(reads, 99))}`,
   );
-  console.log(
-    `profile read, ${READ_CONCURRENCY} clients (${READ_TOTAL} runs): p50 ${ms(percentile(concurrentReads, 50))}  p99 ${ms(percentile(concurrentReads, 99))}  ${(READ_TOTAL / readSeconds).toFixed(1)} req/s`,
+  // 50 supabase-js clients, each signed in with its own session as 50 browsers would be, in a worker thread.
+  const readJob = { kind: 'profile', url: stack.url, anonKey: stack.config.anonKey, email, password, userId } as const;
+  await load('profile read', { ...readJob, total: 500, concurrency: READ_CONCURRENCY }); // warm-up
+  report(
+    `profile read, ${READ_CONCURRENCY} clients`,
+    await load('profile read', { ...readJob, total: READ_TOTAL, concurrency: READ_CONCURRENCY }),
   );
-  await benchNews();
 }

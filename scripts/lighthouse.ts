@@ -103,7 +103,7 @@ let chrome: chromeLauncher.LaunchedChrome | undefined;
 let belowFull = 0;
 try {
   buildIfStale(OUT_DIR, { ...process.env, PUBLIC_SUPABASE_URL: apiUrl, SITE_URL: siteUrl, PORT: String(ports.site) });
-  site = await startSiteServer({ dir: OUT_DIR, port: ports.site, supabaseUrl: apiUrl, imageOrigins: [feeds.origin] });
+  site = await startSiteServer({ dir: OUT_DIR, port: ports.site, imageOrigins: [feeds.origin] });
 
   const listed = sitemapRoutes(OUT_DIR);
   const paths = named.length ? named : builtRoutes(OUT_DIR).filter((route) => listed.has(route));

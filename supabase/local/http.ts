@@ -73,10 +73,14 @@ export const requireApiKey: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-export const limitBody: MiddlewareHandler = bodyLimit({
+const bodyLimited: MiddlewareHandler = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: (c: Context) => c.json({ code: 'request_too_large', message: 'Request body is larger than 64 KB' }, 413),
 });
+
+/** Bodies over 64 KB are refused; GET and HEAD carry none (asking for one would build a full Request). */
+export const limitBody: MiddlewareHandler = (c, next) =>
+  c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : bodyLimited(c, next);
 
 /** The socket peer's address; undefined for a request made in-process (app.request in tests). */
 function peerAddress(c: Context): string | undefined {

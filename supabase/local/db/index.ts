@@ -3,8 +3,21 @@ import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { isDatabaseUnavailable } from '../db-unavailable.ts';
+import { extendedBatch, PreparedStatements, readReply, simpleQuery, type WireStatement } from './wire.ts';
 
 export type Row = Record<string, unknown>;
+
+/** One statement of a batch: SQL with $1, $2, ... and its parameters as text. */
+export interface BatchStatement {
+  text: string;
+  params?: readonly (string | null)[];
+}
+
+/**
+ * How a batch's transaction ends: known before it runs, or decided from the statements' rows (a decision
+ * that throws rolls back, and the error is the batch's).
+ */
+export type BatchEnd = 'commit' | 'rollback' | ((results: Row[][]) => 'commit' | 'rollback');
 
 export interface Queryable {
   /** Runs one statement with bind parameters ($1, $2, ...) and returns its rows. */
@@ -17,6 +30,12 @@ export interface Db extends Queryable {
   kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `statements` in order in one transaction and returns each one's rows, in as few round trips as
+   * the database allows (PGlite: one call when `end` is known before, two when it is decided from the
+   * rows). A failing statement rolls everything back and its error is thrown. Numbers may come as text.
+   */
+  batch(statements: BatchStatement[], end: BatchEnd): Promise<Row[][]>;
   close(): Promise<void>;
   /** The PGlite instance, for the wire-protocol socket; undefined on PostgreSQL. */
   pglite?: PGlite;
@@ -29,6 +48,7 @@ export async function openDb(options: { dataDir: string; databaseUrl?: string })
 async function openPglite(dataDir: string): Promise<Db> {
   mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create(dataDir);
+  const prepared = new PreparedStatements();
   const wrap = (q: PGlite | Transaction): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       return (await q.query<T>(sql, params)).rows;
@@ -42,8 +62,67 @@ async function openPglite(dataDir: string): Promise<Db> {
     pglite: pg,
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    batch: (statements, end) => pgliteBatch(pg, prepared, statements, end),
     close: () => pg.close(),
   };
+}
+
+/**
+ * A batch on PGlite: its statements (and BEGIN / COMMIT or ROLLBACK when the end is known) go to Postgres as
+ * one extended-protocol message sequence ending in Sync, instead of one call per protocol message and
+ * statement, as named prepared statements (parsed once per SQL text). Holds PGlite's transaction and query
+ * locks throughout, as `transaction()` does.
+ */
+async function pgliteBatch(
+  pg: PGlite,
+  prepared: PreparedStatements,
+  statements: BatchStatement[],
+  end: BatchEnd,
+  retry = true,
+): Promise<Row[][]> {
+  const decided = typeof end === 'string';
+  const planned: WireStatement[] = [{ text: 'BEGIN' }, ...prepared.plan(statements)];
+  if (decided) planned.push({ text: end === 'commit' ? 'COMMIT' : 'ROLLBACK' });
+  // execProtocolRawStream hands us the bytes as they come: execProtocolRaw would also run PGlite's own parser
+  // over them, and writes to whichever callback the wire socket last set.
+  const call = async (message: Uint8Array) => {
+    const chunks: Uint8Array[] = [];
+    await pg.execProtocolRawStream(message, { syncToFs: false, onRawData: (bytes) => chunks.push(bytes.slice()) });
+    return readReply(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  };
+  const outcome = await pg._runExclusiveTransaction(() =>
+    pg._runExclusiveQuery(async () => {
+      const reply = await call(extendedBatch(planned, prepared.takeClosing()));
+      prepared.record(planned, reply.parsed - 1);
+      // After an error the server skipped the rest up to Sync; the explicit block is left failed (E).
+      let failure: unknown = reply.error;
+      if (reply.error || reply.status !== 'I' || !decided) {
+        let finish: 'commit' | 'rollback' = 'rollback';
+        if (!failure && !decided) {
+          try {
+            finish = end(reply.results.slice(1));
+          } catch (err) {
+            failure = err;
+          }
+        }
+        if (reply.status !== 'I') {
+          const closing = await call(simpleQuery(finish === 'commit' ? 'COMMIT' : 'ROLLBACK'));
+          if (closing.error && !failure) failure = closing.error;
+        }
+      }
+      await pg.syncToFs();
+      return { failure, results: reply.results.slice(1, decided ? -1 : undefined) };
+    }),
+  );
+  if (outcome.failure) {
+    // Another client of the session (the wire-protocol socket) dropped our prepared statements.
+    if (retry && (outcome.failure as { code?: string }).code === '26000') {
+      prepared.clear();
+      return pgliteBatch(pg, prepared, statements, end, false);
+    }
+    throw outcome.failure;
+  }
+  return outcome.results;
 }
 
 async function openPostgres(url: string): Promise<Db> {
@@ -80,21 +159,48 @@ async function openPostgres(url: string): Promise<Db> {
     };
   };
   await sql`select 1`;
+  // When the connection is lost mid-transaction (the server stopped or restarted), the failed statement
+  // stays pending instead of rejecting: postgres.js 3.4.9 answers a rejection in sql.begin with a ROLLBACK
+  // on the closed connection, whose deferred write dereferences a null socket outside any promise and ends
+  // the process (porsager/postgres#1208). sql.begin rejects by itself with CONNECTION_CLOSED when the
+  // connection closes; should that never come, the transaction fails 10 s later with the statement's error.
+  const transaction: Db['transaction'] = (fn) => {
+    let lost: (err: unknown) => void = () => {};
+    const fallback = new Promise<never>((_, reject) => {
+      lost = (err) => setTimeout(() => reject(err), 10_000).unref();
+    });
+    return Promise.race([sql.begin((tx) => fn(wrap(tx, lost))) as Promise<Awaited<ReturnType<typeof fn>>>, fallback]);
+  };
   return {
     kind: 'postgres',
     ...wrap(sql),
-    // When the connection is lost mid-transaction (the server stopped or restarted), the failed statement
-    // stays pending instead of rejecting: postgres.js 3.4.9 answers a rejection in sql.begin with a ROLLBACK
-    // on the closed connection, whose deferred write dereferences a null socket outside any promise and ends
-    // the process (porsager/postgres#1208). sql.begin rejects by itself with CONNECTION_CLOSED when the
-    // connection closes; should that never come, the transaction fails 10 s later with the statement's error.
-    transaction: (fn) => {
-      let lost: (err: unknown) => void = () => {};
-      const fallback = new Promise<never>((_, reject) => {
-        lost = (err) => setTimeout(() => reject(err), 10_000).unref();
-      });
-      return Promise.race([sql.begin((tx) => fn(wrap(tx, lost))) as Promise<Awaited<ReturnType<typeof fn>>>, fallback]);
-    },
+    transaction,
+    batch: (statements, end) => postgresBatch(transaction, statements, end),
     close: () => sql.end({ timeout: 5 }),
   };
+}
+
+const ROLLBACK = new Error('rollback requested');
+
+/** The statements pipelined in one transaction (sent together, answered in order), under `transaction`'s guard. */
+async function postgresBatch(
+  transaction: Db['transaction'],
+  statements: BatchStatement[],
+  end: BatchEnd,
+): Promise<Row[][]> {
+  let kept: Row[][] | undefined;
+  try {
+    return await transaction(async (tx) => {
+      const results = await Promise.all(statements.map((s) => tx.query(s.text, s.params ?? [])));
+      const finish = typeof end === 'string' ? end : end(results);
+      if (finish === 'rollback') {
+        kept = results;
+        throw ROLLBACK;
+      }
+      return results;
+    });
+  } catch (err) {
+    if (err === ROLLBACK && kept) return kept;
+    throw err;
+  }
 }

@@ -26,7 +26,50 @@ function tokenFrom(authorization: string | undefined, apikey: string | undefined
   return apikey || undefined;
 }
 
-async function verify(token: string, keys: JwtKeys | string): Promise<Record<string, unknown>> {
+/**
+ * Verified tokens and their claims, as PostgREST's JWT cache (jwt-cache-max-lifetime): a token seen again
+ * skips the signature check, but only while it has not expired (the same `exp` test jose makes), for at most
+ * `maxLifetime` seconds, and for one key set (one per REST app). Only tokens that verified are kept, so
+ * every refusal is decided afresh; the `size` most recently stored, oldest dropped first.
+ */
+export class JwtCache {
+  private readonly entries = new Map<string, { claims: Record<string, unknown>; until: number }>();
+  private readonly size: number;
+  private readonly maxLifetime: number;
+
+  constructor(options: { size?: number; maxLifetime?: number } = {}) {
+    this.size = options.size ?? 1000;
+    this.maxLifetime = options.maxLifetime ?? 3600;
+  }
+
+  /** The claims of a token verified before, while they are still valid (`now` in epoch seconds). */
+  get(token: string, now = Math.floor(Date.now() / 1000)): Record<string, unknown> | undefined {
+    const entry = this.entries.get(token);
+    if (entry === undefined) return undefined;
+    if (now < entry.until) return entry.claims;
+    this.entries.delete(token);
+    return undefined;
+  }
+
+  set(token: string, claims: Record<string, unknown>, now = Math.floor(Date.now() / 1000)): void {
+    const exp = typeof claims.exp === 'number' ? claims.exp : Number.POSITIVE_INFINITY;
+    const until = Math.min(exp, now + this.maxLifetime);
+    if (now >= until) return;
+    this.entries.delete(token);
+    this.entries.set(token, { claims: Object.freeze({ ...claims }), until });
+    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value as string);
+  }
+}
+
+async function verify(token: string, keys: JwtKeys | string, cache?: JwtCache): Promise<Record<string, unknown>> {
+  const cached = cache?.get(token);
+  if (cached) return cached;
+  const claims = await verifyToken(token, keys);
+  cache?.set(token, claims);
+  return claims;
+}
+
+async function verifyToken(token: string, keys: JwtKeys | string): Promise<Record<string, unknown>> {
   const parts = token.split('.');
   if (parts.length !== 3) throw jwtError('PGRST301', `Expected 3 parts in JWT; got ${parts.length}`);
   let alg: string | undefined;
@@ -66,10 +109,11 @@ export async function identify(
   headers: { authorization?: string; apikey?: string },
   keys: JwtKeys | string,
   db: Db,
+  cache?: JwtCache,
 ): Promise<RequestIdentity> {
   const token = tokenFrom(headers.authorization, headers.apikey);
   if (token === undefined) return { role: 'anon', claims: { role: 'anon' } };
-  const claims = await verify(token, keys);
+  const claims = await verify(token, keys, cache);
   const role = claims.role === undefined ? 'anon' : claims.role;
   if (typeof role === 'string' && (API_ROLES as readonly string[]).includes(role)) {
     return { role: role as ApiRole, claims: { ...claims, role } };

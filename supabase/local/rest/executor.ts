@@ -1,6 +1,6 @@
 // Runs one planned statement in one transaction under the request's role, as PostgREST does:
 // set_config(role, request.jwt.claims, request.*) first, then the statement; RLS is Postgres's own.
-import type { Db } from '../db/index.ts';
+import type { BatchStatement, Db, Row } from '../db/index.ts';
 import type { RequestIdentity } from './auth.ts';
 import type { Statement } from './sql.ts';
 
@@ -48,6 +48,8 @@ interface RawResult {
 /**
  * Runs `stmt` as the request's role. `check` sees the result inside the transaction: throwing there
  * rolls the write back (a single-object answer that is not one row, a max-affected overrun).
+ * The preamble, the statement (and the EXPLAIN) go to the database as one batch: on PGlite one call
+ * with BEGIN and COMMIT when nothing needs to be checked first, two otherwise.
  */
 export async function execute(
   db: Db,
@@ -56,10 +58,10 @@ export async function execute(
   check?: (result: StatementResult) => void,
   options: { readOnly?: boolean; rollback?: boolean; explain?: Statement } = {},
 ): Promise<StatementResult> {
-  let kept: StatementResult | undefined;
-  try {
-    return await db.transaction(async (tx) => {
-      await tx.query(options.readOnly ? READ_ONLY_PREAMBLE : PREAMBLE, [
+  const statements: BatchStatement[] = [
+    {
+      text: options.readOnly ? READ_ONLY_PREAMBLE : PREAMBLE,
+      params: [
         'public, extensions',
         ctx.identity.role,
         JSON.stringify(ctx.identity.claims),
@@ -67,39 +69,45 @@ export async function execute(
         ctx.path,
         JSON.stringify(ctx.headers),
         JSON.stringify(ctx.cookies),
-      ]);
-      const [row] = await tx.query<RawResult>(stmt.text, stmt.params);
-      const result: StatementResult = {
-        total: row?.total === null || row?.total === undefined ? undefined : Number(row.total),
-        pageTotal: Number(row?.page_total ?? 0),
-        body: row?.body ?? '',
-        inserted: row?.inserted === null || row?.inserted === undefined ? undefined : Number(row.inserted),
-      };
-      if (options.explain) {
-        // As the request's role, so row-level security is part of the plan, as in PostgREST.
-        const [plan] = await tx.query<{ 'QUERY PLAN': unknown }>(
-          `EXPLAIN (FORMAT JSON) ${options.explain.text}`,
-          options.explain.params,
-        );
-        const doc = plan?.['QUERY PLAN'];
-        const parsed = (typeof doc === 'string' ? JSON.parse(doc) : doc) as { Plan?: { 'Plan Rows'?: number } }[];
-        result.plannedRows = Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? 0);
-      }
-      check?.(result);
-      if (options.rollback) {
-        // Prefer: tx=rollback (or db_tx_end = rollback): answer as if committed, keep nothing.
-        kept = result;
-        throw ROLLBACK;
-      }
-      return result;
-    });
-  } catch (err) {
-    if (err === ROLLBACK && kept) return kept;
-    throw err;
+      ],
+    },
+    stmt,
+  ];
+  // As the request's role, so row-level security is part of the plan, as in PostgREST.
+  if (options.explain) {
+    statements.push({ text: `EXPLAIN (FORMAT JSON) ${options.explain.text}`, params: options.explain.params });
   }
+  const commitOrRollback = options.rollback ? 'rollback' : 'commit';
+  let result: StatementResult | undefined;
+  const results = await db.batch(
+    statements,
+    check
+      ? (rows) => {
+          result = toResult(rows);
+          check(result);
+          // Prefer: tx=rollback (or db_tx_end = rollback): answer as if committed, keep nothing.
+          return commitOrRollback;
+        }
+      : commitOrRollback,
+  );
+  return result ?? toResult(results);
 }
 
-const ROLLBACK = new Error('rollback requested');
+function toResult(results: Row[][]): StatementResult {
+  const row = results[1]?.[0] as unknown as RawResult | undefined;
+  const result: StatementResult = {
+    total: row?.total === null || row?.total === undefined ? undefined : Number(row.total),
+    pageTotal: Number(row?.page_total ?? 0),
+    body: row?.body ?? '',
+    inserted: row?.inserted === null || row?.inserted === undefined ? undefined : Number(row.inserted),
+  };
+  if (results.length > 2) {
+    const doc = results[2]?.[0]?.['QUERY PLAN'];
+    const parsed = (typeof doc === 'string' ? JSON.parse(doc) : doc) as { Plan?: { 'Plan Rows'?: number } }[];
+    result.plannedRows = Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? 0);
+  }
+  return result;
+}
 
 /** How a transaction ends: PostgREST's db-tx-end, from the authenticator role's in-database config. */
 export type TxEnd = 'commit' | 'commit-allow-override' | 'rollback' | 'rollback-allow-override';

@@ -4,7 +4,7 @@
 import { type Context, Hono } from 'hono';
 import type { StackContext } from '../context.ts';
 import { type TomlTable, tomlTable } from '../project.ts';
-import { identify } from './auth.ts';
+import { identify, JwtCache } from './auth.ts';
 import { type ApiError, errors, toApiError } from './errors.ts';
 import { execute, type RequestContext, type StatementResult, txEndReader, txOutcome } from './executor.ts';
 import {
@@ -82,6 +82,7 @@ export function restApp(ctx: StackContext): Hono {
   const cache = new SchemaCache(ctx.db);
   const routines = new RoutineCache(ctx.db);
   const txEnd = txEndReader(ctx.db);
+  const jwtCache = new JwtCache();
   /** How this request's transaction ends, and the Preference-Applied kinds that adds. */
   const transactionEnd = async (prefer: Preferences) => {
     const outcome = txOutcome(await txEnd(), prefer.tx);
@@ -100,6 +101,7 @@ export function restApp(ctx: StackContext): Hono {
         { authorization: c.req.header('authorization'), apikey: c.req.header('apikey') },
         ctx.jwtKeys,
         ctx.db,
+        jwtCache,
       );
       authed = identity.role !== 'anon';
       const prefer = parsePrefer(c.req.header('prefer') ? [c.req.header('prefer') as string] : []);
@@ -151,6 +153,7 @@ export function restApp(ctx: StackContext): Hono {
         { authorization: c.req.header('authorization'), apikey: c.req.header('apikey') },
         ctx.jwtKeys,
         ctx.db,
+        jwtCache,
       );
       authed = identity.role !== 'anon';
 
