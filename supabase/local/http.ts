@@ -24,10 +24,12 @@ export const cors: MiddlewareHandler = async (c, next) => {
     });
   }
   await next();
-  c.header('Access-Control-Allow-Origin', origin);
-  c.header('Access-Control-Allow-Credentials', 'true');
-  c.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
-  c.header('Vary', 'Origin');
+  setFinalHeaders(c, [
+    ['Access-Control-Allow-Origin', origin],
+    ['Access-Control-Allow-Credentials', 'true'],
+    ['Access-Control-Expose-Headers', EXPOSE_HEADERS],
+    ['Vary', 'Origin'],
+  ]);
 };
 
 const SECURITY_HEADERS: [string, string][] = [

@@ -191,7 +191,7 @@ async function postgresBatch(
   let kept: Row[][] | undefined;
   try {
     return await transaction(async (tx) => {
-      const results = await Promise.all(statements.map((s) => tx.query(s.text, s.params ?? [])));
+      const results = await Promise.all(statements.map((s) => tx.query(s.text, [...(s.params ?? [])])));
       const finish = typeof end === 'string' ? end : end(results);
       if (finish === 'rollback') {
         kept = results;
