@@ -112,6 +112,10 @@ export function functionsApp(ctx: StackContext): Hono {
       if (!res || typeof res !== 'object' || typeof (res as Response).status !== 'number') {
         throw new Error('the handler did not return a Response');
       }
+      // A Response made without a Content-Type is typed as the Fetch standard (and Deno) types it: a string body
+      // is text/plain;charset=UTF-8. @hono/node-server's lightweight Response skips that until its body is read,
+      // then sends its own spelling, so the body is read once here to make it a standard Response.
+      if (!res.headers.has('content-type')) void res.body;
       return res;
     } catch (err) {
       console.error(`function ${name} failed:`, err);
