@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import type { NewsArticle } from '../lib/news-answer.ts';
 import { localTime } from '../lib/relative-time.ts';
 import { toast } from '../stores/toasts.ts';
@@ -25,14 +25,18 @@ export default function InvestingNews({ labels }: Props) {
       setArticles(null);
       try {
         const answer = await loadNews('investing', reload);
-        setArticles(answer.articles);
-        setUpdatedAt(answer.updatedAt);
+        // Twenty cards rendered as a transition: React renders them in slices between which the page can answer
+        // a tap, instead of one long task on a slow phone.
+        startTransition(() => {
+          setArticles(answer.articles);
+          setUpdatedAt(answer.updatedAt);
+          setLoading(false);
+        });
       } catch (err) {
         console.error('investing news:', err);
         setArticles([]);
-        toast({ title: labels.loadFailed, variant: 'destructive', duration: FAILURE_TOAST_MS });
-      } finally {
         setLoading(false);
+        toast({ title: labels.loadFailed, variant: 'destructive', duration: FAILURE_TOAST_MS });
       }
     },
     [labels.loadFailed],
