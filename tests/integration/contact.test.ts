@@ -2,8 +2,16 @@
 // and the mail catcher. Every check is on what the caller gets, what got stored, or what got mailed.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type MailCatcher, startMailCatcher } from '../../supabase/local/mail/index.ts';
-import { failure, failureHeaders, freePort, type MailMessage, startTestStack, type TestStack } from './stack.ts';
+import {
+  failure,
+  failureHeaders,
+  freePort,
+  type MailMessage,
+  type RelayDownStack,
+  startStackWithRelayDown,
+  startTestStack,
+  type TestStack,
+} from './stack.ts';
 
 interface Row {
   id: string;
@@ -232,17 +240,14 @@ describe('send-contact-email', () => {
 
 describe('send-contact-email when mail fails', () => {
   let t: TestStack;
-  let relayPort: number;
-  let relay: MailCatcher | undefined;
+  let down: RelayDownStack;
   beforeAll(async () => {
-    // Nothing listens here until the test starts a catcher on it.
-    relayPort = await freePort();
     // The stack's retry timer is off here: the later successful send is what delivers the first message.
-    t = await startTestStack({ smtpUrl: `smtp://127.0.0.1:${relayPort}`, contactRetrySeconds: 0 });
+    down = await startStackWithRelayDown({ contactRetrySeconds: 0 });
+    t = down.t;
   });
   afterAll(async () => {
-    await t?.stop();
-    await relay?.close();
+    await down?.stop();
   });
 
   test('the message is stored as pending and the answer says it is queued; the next successful send delivers it', async () => {
@@ -256,7 +261,7 @@ describe('send-contact-email when mail fails', () => {
 
     // The relay comes back; the pending row is due (its first retry waits a second) when the next send succeeds.
     const webPort = await freePort();
-    relay = await startMailCatcher({ host: '127.0.0.1', smtpPort: relayPort, webPort });
+    await down.relayUp(webPort);
     await new Promise((r) => setTimeout(r, 1100));
 
     const next = sender();

@@ -7,9 +7,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signUpFailure } from '../../src/lib/auth-forms.ts';
 import { MAIL_FAILURE_MESSAGE } from '../../supabase/functions/user-signup/signup.ts';
-import { type MailCatcher, startMailCatcher } from '../../supabase/local/mail/index.ts';
 import { CONTACT_RETRY_PATH } from '../../supabase/local/server.ts';
-import { failure, freePort, startTestStack, type TestStack } from './stack.ts';
+import { failure, type RelayDownStack, startStackWithRelayDown, type TestStack } from './stack.ts';
 
 interface Row {
   id: string;
@@ -43,17 +42,15 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 }
 
 let t: TestStack;
-let relayPort: number;
-let relay: MailCatcher | undefined;
+let down: RelayDownStack;
 
 beforeAll(async () => {
-  // Nothing listens here until the relay comes back; the retry timer ticks every 300 ms.
-  relayPort = await freePort();
-  t = await startTestStack({ smtpUrl: `smtp://127.0.0.1:${relayPort}`, contactRetrySeconds: 0.3 });
+  // Nothing listens on the relay port until it comes back; the retry timer ticks every 300 ms.
+  down = await startStackWithRelayDown({ contactRetrySeconds: 0.3 });
+  t = down.t;
 });
 afterAll(async () => {
-  await t?.stop();
-  await relay?.close();
+  await down?.stop();
 });
 
 async function rowOf(email: string): Promise<Row | undefined> {
@@ -64,9 +61,9 @@ async function rowOf(email: string): Promise<Row | undefined> {
 
 /** Captured messages whose Reply-To (contact mail) or To (auth mail) is `email`. */
 async function mailFor(email: string): Promise<{ Subject: string }[]> {
-  if (!relay) return [];
+  if (!down.relay) return [];
   const found: { Subject: string }[] = [];
-  for (const m of relay.store.list()) {
+  for (const m of down.relay.store.list()) {
     const people = [...m.ReplyTo, ...m.To].map((a) => a.Address.toLowerCase());
     if (people.includes(email.toLowerCase())) found.push({ Subject: m.Subject });
   }
@@ -143,7 +140,7 @@ describe('SMTP down', () => {
 
 describe('SMTP back', () => {
   test('the pending contact message is mailed once by the schedule and marked sent; nobody else wrote', async () => {
-    relay = await startMailCatcher({ host: '127.0.0.1', smtpPort: relayPort, webPort: await freePort() });
+    await down.relayUp();
     const sent = await until(
       'the pending message to be sent',
       async () => {

@@ -8,6 +8,7 @@ import postgres from 'postgres';
 import { expect, inject } from 'vitest';
 import { freePort } from '../../scripts/free-port.ts';
 import { loadConfig, type StackConfig } from '../../supabase/local/config.ts';
+import { type MailCatcher, startMailCatcher } from '../../supabase/local/mail/index.ts';
 import { type RunningStack, startStack } from '../../supabase/local/server.ts';
 
 export { freePort };
@@ -163,4 +164,36 @@ export async function failure(error: unknown): Promise<{ status: number; body: R
 export function failureHeaders(error: unknown): Headers {
   expect(error).toBeInstanceOf(FunctionsHttpError);
   return ((error as FunctionsHttpError).context as Response).headers;
+}
+
+/** A stack whose SMTP relay is down: nothing listens on its relay port until `relayUp()` starts a catcher there. */
+export interface RelayDownStack {
+  t: TestStack;
+  /** The catcher on the relay port, once `relayUp()` has started it. */
+  relay: MailCatcher | undefined;
+  /** Starts a mail catcher on the relay port (the relay comes back); its web API on `webPort`. */
+  relayUp(webPort?: number): Promise<MailCatcher>;
+  stop(): Promise<void>;
+}
+
+export async function startStackWithRelayDown(overrides: Partial<StackConfig> = {}): Promise<RelayDownStack> {
+  const relayPort = await freePort();
+  const t = await startTestStack({ smtpUrl: `smtp://127.0.0.1:${relayPort}`, ...overrides });
+  const down: RelayDownStack = {
+    t,
+    relay: undefined,
+    async relayUp(webPort) {
+      down.relay = await startMailCatcher({
+        host: '127.0.0.1',
+        smtpPort: relayPort,
+        webPort: webPort ?? (await freePort()),
+      });
+      return down.relay;
+    },
+    async stop() {
+      await t.stop();
+      await down.relay?.close();
+    },
+  };
+  return down;
 }
