@@ -39,9 +39,35 @@ export function functionNames(): string[] {
 
 export const entryOf = (name: string) => join(FUNCTIONS_DIR, name, 'index.ts');
 
-/** The environment Deno itself needs (its cache, no colours in output), without the caller's variables. */
+/**
+ * What Deno needs from the caller's environment to reach the npm registry: the CA bundle and proxy settings
+ * (a network that inspects TLS answers with its own CA, which Deno trusts only through SSL_CERT_FILE or
+ * DENO_CERT), and the registry itself. Nothing else is passed on.
+ */
+const NETWORK_VARIABLES = [
+  'DENO_CERT',
+  'DENO_TLS_CA_STORE',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'HTTPS_PROXY',
+  'HTTP_PROXY',
+  'NO_PROXY',
+  'https_proxy',
+  'http_proxy',
+  'no_proxy',
+  'NPM_CONFIG_REGISTRY',
+];
+
+/**
+ * The environment Deno itself needs (its cache, the network settings above, no colours in output) and
+ * `extra`, without the caller's other variables.
+ */
 export function denoEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = { DENO_DIR: denoDir(), NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' };
+  for (const name of NETWORK_VARIABLES) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
   return env;
 }

@@ -1,5 +1,6 @@
 // `npm test`: unit, integration on PGlite and on PostgreSQL, the build and its size budgets, e2e in Chromium.
-// Ends with one line 'Total: N passed, N failed'.
+// Ends with what failed (each failing test and its message, or a failing step's last lines of output), so the
+// tail of a CI log says why, and one line 'Total: N passed, N failed'.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,19 @@ const E2E = e2ePorts();
 const work = mkdtempSync(join(tmpdir(), 'signals-test-'));
 const totals = { passed: 0, failed: 0 };
 const failedSteps: string[] = [];
+/** Why each failure happened, printed again at the end. */
+const failures: string[] = [];
+const TAIL_LINES = 40;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes are what it removes
+const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
+/** The first lines of an error, without the stack frames of the test tools themselves. */
+const excerpt = (text: string, lines = 12) =>
+  plain(text)
+    .trim()
+    .split('\n')
+    .filter((line) => !/^\s+at .*(node_modules\/|<anonymous>|node:internal)/.test(line))
+    .slice(0, lines)
+    .join('\n');
 
 function chromium(): string {
   const path = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((p) => p && existsSync(p));
@@ -27,17 +41,73 @@ function chromium(): string {
 }
 
 // Asynchronous on purpose: the e2e run needs this process's stack and site server to keep answering.
+// The step's output goes to ours as it comes; its last lines are kept for the summary if it fails.
 async function run(step: string, bin: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<boolean> {
   console.log(`\n=== ${step}`);
   const started = Date.now();
   const child = spawn(process.execPath, [resolve(bin), ...args], {
-    stdio: 'inherit',
+    stdio: ['inherit', 'pipe', 'pipe'],
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
   });
-  const status = await new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  let tail = '';
+  const keep = (to: NodeJS.WriteStream) => (chunk: Buffer) => {
+    to.write(chunk);
+    tail = (tail + chunk.toString()).split('\n').slice(-TAIL_LINES).join('\n');
+  };
+  child.stdout?.on('data', keep(process.stdout));
+  child.stderr?.on('data', keep(process.stderr));
+  const status = await new Promise<number | null>((done) => child.once('close', (code) => done(code)));
   console.log(`=== ${step}: ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (status !== 0) failedSteps.push(step);
+  if (status !== 0) {
+    failedSteps.push(step);
+    failures.push(`${step}: exit code ${status}; its last lines:\n${plain(tail).trimEnd()}`);
+  }
   return status === 0;
+}
+
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numFailedTestSuites?: number;
+  testResults: {
+    name: string;
+    message?: string;
+    assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+  }[];
+}
+
+/** The failing tests of a Vitest JSON report, and files that failed outside a test (a hook, an import). */
+function vitestFailures(step: string, report: VitestReport): string[] {
+  return report.testResults.flatMap((file) => [
+    ...(file.message ? [`${step}: ${file.name}\n${excerpt(file.message, 20)}`] : []),
+    ...file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => `${step}: ${test.fullName}\n${excerpt(test.failureMessages.join('\n'))}`),
+  ]);
+}
+
+interface PlaywrightSuite {
+  suites?: PlaywrightSuite[];
+  specs?: {
+    title: string;
+    file: string;
+    tests: { projectName: string; status: string; results: { error?: { message?: string } }[] }[];
+  }[];
+}
+
+/** The unexpected results of a Playwright JSON report, with the first error of each. */
+function playwrightFailures(suites: PlaywrightSuite[] = []): string[] {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? []).flatMap((spec) =>
+      spec.tests
+        .filter((test) => test.status === 'unexpected')
+        .map((test) => {
+          const error = test.results.find((r) => r.error)?.error?.message ?? '';
+          return `e2e [${test.projectName}] ${spec.file}: ${spec.title}\n${excerpt(error)}`;
+        }),
+    ),
+    ...playwrightFailures(suite.suites),
+  ]);
 }
 
 async function vitest(step: string, project: string, env: NodeJS.ProcessEnv = {}) {
@@ -52,9 +122,10 @@ async function vitest(step: string, project: string, env: NodeJS.ProcessEnv = {}
     totals.failed += 1;
     return;
   }
-  const report = JSON.parse(readFileSync(out, 'utf8'));
+  const report = JSON.parse(readFileSync(out, 'utf8')) as VitestReport;
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
+  failures.push(...vitestFailures(step, report));
 }
 
 // `npm test -- e2e size` runs only the named steps: check, unit, integration, postgres, deno, size, e2e.
@@ -125,9 +196,10 @@ async function e2e() {
       { ...environment.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
     );
     if (existsSync(report)) {
-      const { stats } = JSON.parse(readFileSync(report, 'utf8'));
+      const { stats, suites } = JSON.parse(readFileSync(report, 'utf8'));
       totals.passed += stats.expected + stats.flaky;
       totals.failed += stats.unexpected;
+      failures.push(...playwrightFailures(suites));
     } else totals.failed += 1;
   } finally {
     await environment.stop();
@@ -135,6 +207,7 @@ async function e2e() {
 }
 
 rmSync(work, { recursive: true, force: true });
+if (failures.length) console.log(`\n=== What failed\n\n${failures.join('\n\n')}`);
 if (failedSteps.length) console.log(`\nFailed steps: ${failedSteps.join(', ')}`);
 console.log(`\nTotal: ${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed || failedSteps.length ? 1 : 0);

@@ -1,10 +1,10 @@
 // Serves Edge Functions with Deno: each function's own index.ts (`Deno.serve(createHandler())`) in its own
 // Deno process, as hosted Supabase runs it, with the import map it deploys with and only the variables it
-// is given. Deno.serve listens where DENO_SERVE_ADDRESS says (a free port on 127.0.0.1).
+// is given. Deno.serve listens where DENO_SERVE_ADDRESS says: port 0 on 127.0.0.1, so Deno itself takes a free
+// port (no window between choosing one and binding it) and prints it in its "Listening on" line.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { denoBinary, denoEnv, entryOf, functionNames, IMPORT_MAP } from '../../scripts/deno.ts';
-import { freePort } from '../../scripts/free-port.ts';
 
 export interface DenoFunctions {
   /** Where the function listens, e.g. http://127.0.0.1:43121; it answers any path, as behind the gateway. */
@@ -36,13 +36,14 @@ const DENO_RUN_FLAGS = [
   '--v8-flags=--max-old-space-size=256',
 ];
 
-function serveOne(name: string, env: Record<string, string | undefined>, port: number): Promise<Served> {
+const LISTENING = /Listening on (http:\/\/127\.0\.0\.1:\d+)\//;
+
+function serveOne(name: string, env: Record<string, string | undefined>): Promise<Served> {
   const child = spawn(denoBinary(), [...DENO_RUN_FLAGS, '--config', IMPORT_MAP, entryOf(name)], {
-    env: denoEnv({ ...env, DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}` }),
+    env: denoEnv({ ...env, DENO_SERVE_ADDRESS: 'tcp:127.0.0.1:0' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
-  const served: Served = { child, origin: `http://127.0.0.1:${port}`, output };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -50,9 +51,10 @@ function serveOne(name: string, env: Record<string, string | undefined>, port: n
     }, 150_000);
     const onData = (chunk: Buffer) => {
       output.push(chunk.toString());
-      if (output.join('').includes(`Listening on ${served.origin}/`)) {
+      const listening = LISTENING.exec(output.join(''));
+      if (listening) {
         clearTimeout(timer);
-        resolve(served);
+        resolve({ child, origin: listening[1] as string, output });
       }
     };
     child.stdout?.on('data', onData);
@@ -78,8 +80,7 @@ export async function serveWithDeno(
   env: Record<string, string | undefined>,
   names: string[] = functionNames(),
 ): Promise<DenoFunctions> {
-  const ports = await Promise.all(names.map(() => freePort()));
-  const started = await Promise.allSettled(names.map((name, i) => serveOne(name, env, ports[i] as number)));
+  const started = await Promise.allSettled(names.map((name) => serveOne(name, env)));
   const servers = new Map<string, Served>();
   started.forEach((result, i) => {
     if (result.status === 'fulfilled') servers.set(names[i] as string, result.value);
