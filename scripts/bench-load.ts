@@ -38,6 +38,8 @@ export interface LoadResult {
   seconds: number;
   /** CPU time of the stack's thread (the bench's main thread) during the timed part, per request, ms. */
   serverCpu?: number;
+  /** CPU time of the clients' thread (this worker) during the timed part, per request, ms. */
+  clientCpu: number;
 }
 
 /** `run` from `concurrency` loops until `total` runs are done; each run says whether it succeeded. */
@@ -47,6 +49,7 @@ async function drive(total: number, concurrency: number, loops: ((n: number) => 
   let failed = 0;
   let firstFailure: string | undefined;
   parentPort?.postMessage('start');
+  const cpu = process.threadCpuUsage();
   const started = performance.now();
   await Promise.all(
     loops.slice(0, concurrency).map(async (run) => {
@@ -62,7 +65,10 @@ async function drive(total: number, concurrency: number, loops: ((n: number) => 
       }
     }),
   );
-  return { times, failed, firstFailure, seconds: (performance.now() - started) / 1000 } satisfies LoadResult;
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.threadCpuUsage(cpu);
+  const clientCpu = (used.user + used.system) / 1000 / times.length;
+  return { times, failed, firstFailure, seconds, clientCpu } satisfies LoadResult;
 }
 
 async function http(job: HttpJob): Promise<LoadResult> {

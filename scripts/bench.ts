@@ -3,11 +3,15 @@
 // signed-in profile read through REST for one client and at 50 concurrent clients with requests per
 // second, the cached news answer's p50 / p99 and requests per second at 50 concurrent clients (fixture
 // feeds served on 127.0.0.1), and each Edge Function called with a valid request by 20 concurrent clients.
-// `npm run bench -- news` runs the news part alone, `npm run bench -- functions` the functions part.
+// `npm run bench -- news` runs the news part alone, `npm run bench -- functions` the functions part,
+// `npm run bench -- rest` the profile reads.
 // The concurrent clients run in a worker thread (bench-load.ts), not on the stack's event loop: the 50
 // profile readers are supabase-js clients that each signed in with their own session.
+// BENCH_CPU_PROFILE=<folder> writes a .cpuprofile of the stack's thread for each timed load run (open it in
+// Chrome DevTools' Performance panel), covering only the timed part, without start-up or warm-up.
 // A measurement script: nothing here passes or fails, but a request that does not answer 200 stops it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,6 +29,7 @@ const NEWS_TOTAL = Number(process.env.BENCH_NEWS ?? 10_000);
 const args = process.argv.slice(2);
 const onlyNews = args.includes('news');
 const onlyFunctions = args.includes('functions');
+const onlyRest = args.includes('rest');
 /** Each function at this many concurrent clients. */
 const FUNCTION_CONCURRENCY = 20;
 const FUNCTION_TOTAL = Number(process.env.BENCH_FUNCTIONS ?? 200);
@@ -60,18 +65,30 @@ const client = () =>
 
 const anonHeaders = { apikey: stack.config.anonKey, Authorization: `Bearer ${stack.config.anonKey}` };
 
+const profileDir = process.env.BENCH_CPU_PROFILE;
+const inspector = profileDir ? new Session() : undefined;
+inspector?.connect();
+let profiled = 0;
+
 /** Runs a job of bench-load.ts in a worker thread; throws when a request failed. */
 function load(name: string, job: HttpJob | ProfileJob): Promise<LoadResult> {
   return new Promise<LoadResult>((done, fail) => {
     const worker = new Worker(new URL('./bench-load.ts', import.meta.url), { workerData: job });
     let cpu = process.threadCpuUsage();
-    worker.on('message', (message: 'start' | LoadResult) => {
+    worker.on('message', async (message: 'start' | LoadResult) => {
       if (message === 'start') {
         cpu = process.threadCpuUsage();
+        if (inspector) await inspector.post('Profiler.enable').then(() => inspector.post('Profiler.start'));
         return;
       }
       const used = process.threadCpuUsage(cpu);
       const result = { ...message, serverCpu: (used.user + used.system) / 1000 / message.times.length };
+      if (inspector && profileDir) {
+        const { profile } = await inspector.post('Profiler.stop');
+        const file = join(profileDir, `${++profiled}-${name.replace(/\W+/g, '-')}.cpuprofile`);
+        writeFileSync(file, JSON.stringify(profile));
+        console.log(`CPU profile of the stack's thread: ${file}`);
+      }
       if (result.failed) fail(new Error(`${name}: ${result.failed} requests failed, first: ${result.firstFailure}`));
       else done(result);
     });
@@ -84,10 +101,10 @@ function load(name: string, job: HttpJob | ProfileJob): Promise<LoadResult> {
  * request (what bounds the requests per second of this single-threaded stack; it moves far less than the
  * times when other processes load the machine).
  */
-function report(label: string, { times, seconds, serverCpu }: LoadResult) {
+function report(label: string, { times, seconds, serverCpu, clientCpu }: LoadResult) {
   times.sort((a, b) => a - b);
   console.log(
-    `${label} (${times.length} runs): p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}  ${(times.length / seconds).toFixed(0)} req/s  (stack CPU ${serverCpu?.toFixed(2)} ms/req)`,
+    `${label} (${times.length} runs): p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}  ${(times.length / seconds).toFixed(0)} req/s  (CPU per request: stack ${serverCpu?.toFixed(2)} ms, clients ${clientCpu.toFixed(2)} ms)`,
   );
 }
 
@@ -156,9 +173,11 @@ try {
   console.log(`Local stack benchmark (${stack.ctx.db.kind}, ${process.arch}, Node ${process.versions.node})`);
   if (onlyNews) await benchNews();
   else if (onlyFunctions) await benchFunctions(await createMember());
+  else if (onlyRest) await benchProfileReads(await createMember());
   else {
     const member = await createMember();
-    await benchAuthAndRest(member);
+    await benchSignIn(member);
+    await benchProfileReads(member);
     await benchNews();
     await benchFunctions(member);
   }
@@ -168,7 +187,7 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-async function benchAuthAndRest({ email, password, userId }: { email: string; password: string; userId: string }) {
+async function benchSignIn({ email, password }: { email: string; password: string }) {
   async function signIn(): Promise<number> {
     const t0 = performance.now();
     const { error } = await client().auth.signInWithPassword({ email, password });
@@ -191,7 +210,16 @@ async function benchAuthAndRest({ email, password, userId }: { email: string; pa
   );
   const seconds = (performance.now() - started) / 1000;
   concurrent.sort((a, b) => a - b);
+  console.log(
+    `sign-in, 1 client (${SEQUENTIAL} runs):    p50 ${ms(percentile(sequential, 50))}  p99 ${ms(percentile(sequential, 99))}`,
+  );
+  console.log(
+    `sign-in, ${CONCURRENCY} clients (${CONCURRENT_TOTAL} runs): p50 ${ms(percentile(concurrent, 50))}  p99 ${ms(percentile(concurrent, 99))}  ${(CONCURRENT_TOTAL / seconds).toFixed(1)} req/s`,
+  );
+}
 
+/** The member's own profile row through REST: one client, then 50 clients at once (the 1,500 req/s target). */
+async function benchProfileReads({ email, password, userId }: { email: string; password: string; userId: string }) {
   const user = client();
   const { error: signInError } = await user.auth.signInWithPassword({ email, password });
   if (signInError) throw signInError;
@@ -204,12 +232,6 @@ async function benchAuthAndRest({ email, password, userId }: { email: string; pa
   }
   reads.sort((a, b) => a - b);
 
-  console.log(
-    `sign-in, 1 client (${SEQUENTIAL} runs):    p50 ${ms(percentile(sequential, 50))}  p99 ${ms(percentile(sequential, 99))}`,
-  );
-  console.log(
-    `sign-in, ${CONCURRENCY} clients (${CONCURRENT_TOTAL} runs): p50 ${ms(percentile(concurrent, 50))}  p99 ${ms(percentile(concurrent, 99))}  ${(CONCURRENT_TOTAL / seconds).toFixed(1)} req/s`,
-  );
   console.log(
     `profile read, 1 client (${SEQUENTIAL} runs): p50 ${ms(percentile(reads, 50))}  p99 ${ms(percentile(reads, 99))}`,
   );

@@ -1,5 +1,6 @@
 // The REST executor's one-call transactions of prepared statements: a schema change, a session that lost
 // its prepared statements, and a failing statement all leave the next request answering as PostgREST would.
+// Below them, Db.batch itself: each batch is one transaction, whichever way it ends.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestStack, type TestStack } from './stack.ts';
 
@@ -40,5 +41,50 @@ describe('prepared statements', () => {
     expect(stored.error).toBeNull();
     expect(stored.data).toEqual({ note: 'second' });
     expect((await read()).data?.map((r) => r.note)).toEqual(['first', 'second']);
+  });
+});
+
+describe('Db.batch: one transaction per batch', () => {
+  const notes = async () =>
+    (await t.stack.ctx.db.query<{ note: string }>('select note from public.prep_notes order by id')).map((r) => r.note);
+  const insert = (note: string) => ({ text: 'insert into public.prep_notes (note) values ($1)', params: [note] });
+  const localRole = { text: "select pg_catalog.set_config('role', 'anon', true) as role" };
+  const currentRole = { text: 'select current_user as role' };
+
+  test('a later statement failing undoes an earlier one of a committing batch', async () => {
+    const before = await notes();
+    await expect(
+      t.stack.ctx.db.batch([insert('kept only if all ran'), { text: 'select 1 / 0' }], 'commit'),
+    ).rejects.toMatchObject({ code: '22012' });
+    expect(await notes()).toEqual(before);
+  });
+
+  test('settings made local to the batch hold for its later statements and end with it', async () => {
+    const [, inBatch] = await t.stack.ctx.db.batch([localRole, currentRole], 'commit');
+    expect(inBatch).toEqual([{ role: 'anon' }]);
+    const [after] = await t.stack.ctx.db.batch([currentRole], 'commit');
+    expect(after).toEqual([{ role: 'postgres' }]);
+  });
+
+  test('a rolled-back batch answers its rows and keeps nothing', async () => {
+    const before = await notes();
+    const [inserted] = await t.stack.ctx.db.batch(
+      [{ text: 'insert into public.prep_notes (note) values ($1) returning note', params: ['rolled back'] }],
+      'rollback',
+    );
+    expect(inserted).toEqual([{ note: 'rolled back' }]);
+    expect(await notes()).toEqual(before);
+  });
+
+  test('an end decided from the rows commits, rolls back, or fails with what it threw', async () => {
+    const before = await notes();
+    await t.stack.ctx.db.batch([insert('decided: commit')], () => 'commit');
+    await t.stack.ctx.db.batch([insert('decided: rollback')], () => 'rollback');
+    await expect(
+      t.stack.ctx.db.batch([insert('decided: throw')], () => {
+        throw new Error('not this one');
+      }),
+    ).rejects.toThrow('not this one');
+    expect(await notes()).toEqual([...before, 'decided: commit']);
   });
 });

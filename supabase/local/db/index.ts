@@ -68,10 +68,13 @@ async function openPglite(dataDir: string): Promise<Db> {
 }
 
 /**
- * A batch on PGlite: its statements (and BEGIN / COMMIT or ROLLBACK when the end is known) go to Postgres as
- * one extended-protocol message sequence ending in Sync, instead of one call per protocol message and
- * statement, as named prepared statements (parsed once per SQL text). Holds PGlite's transaction and query
- * locks throughout, as `transaction()` does.
+ * A batch on PGlite: its statements go to Postgres as one extended-protocol message sequence ending in Sync,
+ * instead of one call per protocol message and statement, as named prepared statements (parsed once per
+ * SQL text). A batch that commits needs nothing more: the messages before a Sync run in one implicit
+ * transaction, committed at the Sync, or rolled back there if a statement failed (the protocol's own rule,
+ * which pipelining clients rely on). A batch that rolls back, or whose end is decided from its rows, runs
+ * in an explicit block: BEGIN first, then ROLLBACK in the same call, or COMMIT / ROLLBACK in a second one.
+ * Holds PGlite's transaction and query locks throughout, as `transaction()` does.
  */
 async function pgliteBatch(
   pg: PGlite,
@@ -80,9 +83,11 @@ async function pgliteBatch(
   end: BatchEnd,
   retry = true,
 ): Promise<Row[][]> {
-  const decided = typeof end === 'string';
-  const planned: WireStatement[] = [{ text: 'BEGIN' }, ...prepared.plan(statements)];
-  if (decided) planned.push({ text: end === 'commit' ? 'COMMIT' : 'ROLLBACK' });
+  const implicit = end === 'commit';
+  const planned = prepared.plan(statements);
+  if (!implicit) planned.unshift({ text: 'BEGIN' });
+  if (end === 'rollback') planned.push({ text: 'ROLLBACK' });
+  const first = implicit ? 0 : 1;
   // execProtocolRawStream hands us the bytes as they come: execProtocolRaw would also run PGlite's own parser
   // over them, and writes to whichever callback the wire socket last set.
   const call = async (message: Uint8Array) => {
@@ -93,25 +98,23 @@ async function pgliteBatch(
   const outcome = await pg._runExclusiveTransaction(() =>
     pg._runExclusiveQuery(async () => {
       const reply = await call(extendedBatch(planned, prepared.takeClosing()));
-      prepared.record(planned, reply.parsed - 1);
-      // After an error the server skipped the rest up to Sync; the explicit block is left failed (E).
+      prepared.record(planned.slice(first), reply.parsed - first);
+      // After an error the server skipped the rest up to Sync; an explicit block is left failed (E).
       let failure: unknown = reply.error;
-      if (reply.error || reply.status !== 'I' || !decided) {
-        let finish: 'commit' | 'rollback' = 'rollback';
-        if (!failure && !decided) {
-          try {
-            finish = end(reply.results.slice(1));
-          } catch (err) {
-            failure = err;
-          }
-        }
-        if (reply.status !== 'I') {
-          const closing = await call(simpleQuery(finish === 'commit' ? 'COMMIT' : 'ROLLBACK'));
-          if (closing.error && !failure) failure = closing.error;
+      let finish: 'commit' | 'rollback' = 'rollback';
+      if (typeof end === 'function' && !failure) {
+        try {
+          finish = end(reply.results.slice(first));
+        } catch (err) {
+          failure = err;
         }
       }
+      if (reply.status !== 'I') {
+        const closing = await call(simpleQuery(finish === 'commit' && !failure ? 'COMMIT' : 'ROLLBACK'));
+        if (closing.error && !failure) failure = closing.error;
+      }
       await pg.syncToFs();
-      return { failure, results: reply.results.slice(1, decided ? -1 : undefined) };
+      return { failure, results: reply.results.slice(first, first + statements.length) };
     }),
   );
   if (outcome.failure) {
