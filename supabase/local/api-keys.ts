@@ -4,6 +4,7 @@
 // auth, REST or a function sees the request. An unknown new-format key is refused with 401.
 import type { MiddlewareHandler } from 'hono';
 import type { StackConfig } from './config.ts';
+import { markHeadersRewritten } from './http.ts';
 
 export const isNewApiKey = (key: string) => key.startsWith('sb_publishable_') || key.startsWith('sb_secret_');
 
@@ -34,6 +35,7 @@ export function translateApiKeys(config: StackConfig): MiddlewareHandler {
       );
     }
     const headers = c.req.raw.headers;
+    markHeadersRewritten(c);
     headers.set('apikey', keyJwt);
     if (bearerJwt !== undefined) headers.set('authorization', `Bearer ${bearerJwt}`);
     return next();

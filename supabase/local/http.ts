@@ -1,4 +1,5 @@
 // Gateway concerns shared by every API route: CORS, API key, body size, security headers.
+import type { IncomingMessage } from 'node:http';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -96,4 +97,32 @@ function peerAddress(c: Context): string | undefined {
 /** The request's client address by the stack's one rule (client-address.ts). */
 export function requestClientAddress(c: Context, trusted: TrustedProxies): string | undefined {
   return clientAddress(peerAddress(c), c.req.header('x-forwarded-for'), trusted);
+}
+
+/** Requests whose headers the gateway rewrote (translateApiKeys): Node's parsed headers are not theirs. */
+const rewritten = new WeakSet<Request>();
+
+/** Records that the gateway changed the request's headers (its Headers object holds the result). */
+export function markHeadersRewritten(c: Context): void {
+  rewritten.add(c.req.raw);
+}
+
+/**
+ * The request's headers as one object with lower-case names (PostgREST's request.headers). Read from
+ * Node's own parse of the request when it came over a socket, which builds no Headers object; from the
+ * Request's Headers when the gateway rewrote them or the request was made in-process.
+ */
+export function requestHeaders(c: Context): Record<string, string> {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const out: Record<string, string> = {};
+  if (incoming && !rewritten.has(c.req.raw)) {
+    for (const [name, value] of Object.entries(incoming.headers)) {
+      if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return out;
+  }
+  c.req.raw.headers.forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
 }

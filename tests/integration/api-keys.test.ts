@@ -15,7 +15,9 @@ beforeAll(async () => {
   t = await startTestStack();
   await t.stack.ctx.db.exec(`
     create function public.request_role() returns text language sql stable
-      as $$ select current_setting('request.jwt.claims', true)::json ->> 'role' $$;`);
+      as $$ select current_setting('request.jwt.claims', true)::json ->> 'role' $$;
+    create function public.request_key() returns text language sql stable
+      as $$ select current_setting('request.headers', true)::json ->> 'apikey' $$;`);
 });
 afterAll(() => t?.stop());
 
@@ -27,6 +29,11 @@ describe('new-format keys', () => {
     expect(visitor.status).toBe(401);
     const server = await client(DEMO_SECRET_KEY).from('contact_messages').select('id');
     expect(server.error).toBeNull();
+  });
+
+  test("REST sees the gateway's legacy JWT in request.headers, as PostgREST behind the hosted gateway does", async () => {
+    expect((await client(DEMO_PUBLISHABLE_KEY).rpc('request_key')).data).toBe(t.config.anonKey);
+    expect((await client(DEMO_SECRET_KEY).rpc('request_key')).data).toBe(t.config.serviceRoleKey);
   });
 
   test('auth: the secret key reaches the admin API; a member signs in with the publishable key and stays themselves', async () => {

@@ -28,6 +28,12 @@ const FUNCTIONS = `
     language sql stable as $$ select * from public.profiles order by email $$;
   create function public.jwt_role() returns text
     language sql stable as $$ select current_setting('request.jwt.claims', true)::json ->> 'role' $$;
+  create function public.request_context() returns json
+    language sql stable as $$ select json_build_object(
+      'method', current_setting('request.method', true),
+      'path', current_setting('request.path', true),
+      'headers', current_setting('request.headers', true)::json,
+      'cookies', current_setting('request.cookies', true)::json) $$;
   create function public.log_note(note text) returns void
     language sql as $$ insert into public.rpc_log (note) values (note) $$;
   create function public.echo_body(payload jsonb) returns jsonb
@@ -125,6 +131,27 @@ describe('the request runs as its JWT role with its claims', () => {
     expect(visible.data).toEqual([{ user_id: b.id }]);
     const all = await t.admin().rpc('visible_profiles').select('user_id');
     expect(((all.data ?? []) as { user_id: string }[]).map((r) => r.user_id).sort()).toEqual([a.id, b.id].sort());
+  });
+
+  test('the request itself reaches SQL: method, path, headers by lower-case name, cookies', async () => {
+    const res = await fetch(`${t.url}/rest/v1/rpc/request_context`, {
+      method: 'POST',
+      headers: {
+        apikey: t.config.anonKey,
+        'Content-Type': 'application/json',
+        'X-Trace-Note': 'from the test',
+        Cookie: 'theme=dark; lang=en',
+      },
+      body: '{}',
+    });
+    expect(res.status).toBe(200);
+    const seen = await res.json();
+    expect(seen).toMatchObject({
+      method: 'POST',
+      path: '/rpc/request_context',
+      headers: { apikey: t.config.anonKey, 'content-type': 'application/json', 'x-trace-note': 'from the test' },
+      cookies: { theme: 'dark', lang: 'en' },
+    });
   });
 
   test('EXECUTE grants apply: 401 for a visitor, 200 for a member', async () => {

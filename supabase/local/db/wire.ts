@@ -6,9 +6,9 @@ import type { Row } from './index.ts';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A growable byte buffer for frontend messages. */
+/** A growable byte buffer for frontend messages; strings are encoded straight into it. */
 class Writer {
-  private buf = new Uint8Array(1024);
+  private buf = new Uint8Array(4096);
   private view = new DataView(this.buf.buffer);
   length = 0;
 
@@ -35,14 +35,23 @@ class Writer {
     this.view.setInt32(this.length, n);
     this.length += 4;
   }
-  bytes(b: Uint8Array): void {
-    this.reserve(b.length);
-    this.buf.set(b, this.length);
-    this.length += b.length;
+  /** `s` as UTF-8 (at most 3 bytes per UTF-16 unit); returns its byte length. */
+  utf8(s: string): number {
+    this.reserve(s.length * 3);
+    const { written } = encoder.encodeInto(s, this.buf.subarray(this.length));
+    this.length += written;
+    return written;
   }
   cstring(s: string): void {
-    this.bytes(encoder.encode(s));
+    this.utf8(s);
     this.byte(0);
+  }
+  /** A parameter: its byte length, then its bytes. */
+  sized(s: string): void {
+    const at = this.length;
+    this.int32(0);
+    const written = this.utf8(s); // may move the buffer: `this.view` is read after it
+    this.view.setInt32(at, written);
   }
   /** Starts a message of `type`; returns the offset of its length field, for `end`. */
   begin(type: string): number {
@@ -55,7 +64,7 @@ class Writer {
     this.view.setInt32(at, this.length - at);
   }
   result(): Uint8Array {
-    return this.buf.slice(0, this.length);
+    return this.buf.subarray(0, this.length);
   }
 }
 
@@ -97,13 +106,8 @@ export function extendedBatch(statements: WireStatement[], close: string[] = [])
     w.int16(0); // every parameter in text format
     w.int16(params.length);
     for (const p of params) {
-      if (p === null) {
-        w.int32(-1);
-      } else {
-        const b = encoder.encode(p);
-        w.int32(b.length);
-        w.bytes(b);
-      }
+      if (p === null) w.int32(-1);
+      else w.sized(p);
     }
     w.int16(0); // every result column in text format
     w.end(at);

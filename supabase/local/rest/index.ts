@@ -3,6 +3,7 @@
 // under the request's role -> the status, headers and body PostgREST would answer.
 import { type Context, Hono } from 'hono';
 import type { StackContext } from '../context.ts';
+import { requestHeaders } from '../http.ts';
 import { type TomlTable, tomlTable } from '../project.ts';
 import { identify, JwtCache } from './auth.ts';
 import { type ApiError, errors, toApiError } from './errors.ts';
@@ -37,14 +38,6 @@ const METHODS = new Set<string>(['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']);
 function readMaxRows(toml: TomlTable): number | undefined {
   const n = Number(tomlTable(toml.api).max_rows);
   return Number.isInteger(n) && n > 0 ? n : undefined;
-}
-
-function headerObject(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, key) => {
-    out[key] = value;
-  });
-  return out;
 }
 
 function parseCookies(header: string | undefined): Record<string, string> {
@@ -131,7 +124,7 @@ export function restApp(ctx: StackContext): Hono {
         identity,
         method,
         path: `/rpc/${fn}`,
-        headers: headerObject(c.req.raw.headers),
+        headers: requestHeaders(c),
         cookies: parseCookies(c.req.header('cookie')),
       };
       return await answerCall(c, plan, rc, prefer, accept);
@@ -186,7 +179,7 @@ export function restApp(ctx: StackContext): Hono {
         identity,
         method,
         path: `/${table}`,
-        headers: headerObject(c.req.raw.headers),
+        headers: requestHeaders(c),
         cookies: parseCookies(c.req.header('cookie')),
       };
 
