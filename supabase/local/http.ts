@@ -11,6 +11,40 @@ export const EXPOSE_HEADERS = 'X-Supabase-Api-Version, Content-Range, x-sb-error
 export const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD';
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * The headers the gateway adds to every answer of a request (CORS, security), registered by its middlewares
+ * before the route runs: a route that answers with `completeResponse` writes them into its one Response,
+ * which then goes to the socket as a plain object, with no Headers object built on the way.
+ * Each entry: name, value, and whether a value the route set itself wins.
+ */
+type GatewayHeader = [name: string, value: string, routeWins?: boolean];
+const gatewayHeaders = new WeakMap<Request, GatewayHeader[]>();
+/** Responses that carry the gateway's headers already. */
+const complete = new WeakSet<Response>();
+
+function addGatewayHeaders(c: Context, entries: GatewayHeader[]): void {
+  const list = gatewayHeaders.get(c.req.raw);
+  if (list) list.push(...entries);
+  else gatewayHeaders.set(c.req.raw, [...entries]);
+}
+
+/** A Response with the route's headers and the gateway's, in one object; the middlewares leave it as it is. */
+export function completeResponse(
+  c: Context,
+  body: string | null,
+  status: number,
+  headers: Record<string, string>,
+): Response {
+  const all: Record<string, string> = { ...headers };
+  const own = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  for (const [name, value, routeWins] of gatewayHeaders.get(c.req.raw) ?? []) {
+    if (!(routeWins && own.has(name.toLowerCase()))) all[name] = value;
+  }
+  const res = new Response(body, { status, headers: all });
+  complete.add(res);
+  return res;
+}
+
 /** CORS as GoTrue and PostgREST send it: any origin, our headers allowed and exposed, preflight answered here. */
 export const cors: MiddlewareHandler = async (c, next) => {
   const origin = c.req.header('origin') ?? '*';
@@ -24,16 +58,18 @@ export const cors: MiddlewareHandler = async (c, next) => {
       Vary: 'Origin',
     });
   }
-  await next();
-  setFinalHeaders(c, [
+  const entries: GatewayHeader[] = [
     ['Access-Control-Allow-Origin', origin],
     ['Access-Control-Allow-Credentials', 'true'],
     ['Access-Control-Expose-Headers', EXPOSE_HEADERS],
     ['Vary', 'Origin'],
-  ]);
+  ];
+  addGatewayHeaders(c, entries);
+  await next();
+  if (!complete.has(c.res)) setFinalHeaders(c, entries);
 };
 
-const SECURITY_HEADERS: [string, string][] = [
+const SECURITY_HEADERS: GatewayHeader[] = [
   ['X-Content-Type-Options', 'nosniff'],
   ['Referrer-Policy', 'strict-origin-when-cross-origin'],
   ['X-Frame-Options', 'DENY'],
@@ -45,7 +81,7 @@ const API_CSP = "default-src 'none'; frame-ancestors 'none'";
  * rebuilds the Response around its body as a stream on every call, which costs more than a cached
  * function answer itself; only headers that cannot change (a fetch() response passed through) take that path.
  */
-export function setFinalHeaders(c: Context, entries: [string, string][]): void {
+export function setFinalHeaders(c: Context, entries: GatewayHeader[]): void {
   try {
     const headers = c.res.headers;
     for (const [name, value] of entries) headers.set(name, value);
@@ -54,8 +90,11 @@ export function setFinalHeaders(c: Context, entries: [string, string][]): void {
   }
 }
 
+/** The security headers on every answer; a page's own Content-Security-Policy (the mail catcher's) is kept. */
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
+  addGatewayHeaders(c, [...SECURITY_HEADERS, ['Content-Security-Policy', API_CSP, true]]);
   await next();
+  if (complete.has(c.res)) return;
   setFinalHeaders(
     c,
     c.res.headers.has('content-security-policy')

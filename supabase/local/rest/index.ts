@@ -3,7 +3,7 @@
 // under the request's role -> the status, headers and body PostgREST would answer.
 import { type Context, Hono } from 'hono';
 import type { StackContext } from '../context.ts';
-import { requestHeaders } from '../http.ts';
+import { completeResponse, requestHeaders } from '../http.ts';
 import { type TomlTable, tomlTable } from '../project.ts';
 import { identify, JwtCache } from './auth.ts';
 import { type ApiError, errors, toApiError } from './errors.ts';
@@ -63,7 +63,7 @@ function canonicalQuery(query: [string, string][]): string {
 }
 
 function errorResponse(c: Context, err: ApiError): Response {
-  return c.body(JSON.stringify(err.body), err.status as 400, {
+  return completeResponse(c, JSON.stringify(err.body), err.status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Proxy-Status': `PostgREST; error=${err.body.code}`,
     ...err.headers,
@@ -228,8 +228,8 @@ export function restApp(ctx: StackContext): Hono {
       throw errors.invalidRange(`An offset of ${lower} was requested, but there are only ${total} rows.`);
     }
     const status = total !== undefined && 1 + upper - lower < total ? 206 : 200;
-    if (rc.method === 'HEAD') return c.body(null, status, headers);
-    return c.body(result.body, status, headers);
+    if (rc.method === 'HEAD') return completeResponse(c, null, status, headers);
+    return completeResponse(c, result.body, status, headers);
   }
 
   async function answerCall(c: Context, plan: CallPlan, rc: RequestContext, prefer: Preferences, accept: Negotiated) {
@@ -245,7 +245,7 @@ export function restApp(ctx: StackContext): Hono {
     );
     if (plan.routine.returnsVoid) {
       const appliedTx = appliedPreferences(prefer, [...end.kinds]);
-      return c.body(null, 204, appliedTx ? { 'Preference-Applied': appliedTx } : {});
+      return completeResponse(c, null, 204, appliedTx ? { 'Preference-Applied': appliedTx } : {});
     }
     const lower = plan.offset;
     const upper = lower + result.pageTotal - 1;
@@ -257,8 +257,8 @@ export function restApp(ctx: StackContext): Hono {
     const applied = appliedPreferences(prefer, ['count', ...end.kinds]);
     if (applied) headers['Preference-Applied'] = applied;
     const status = total !== undefined && 1 + upper - lower < total ? 206 : 200;
-    if (rc.method === 'HEAD') return c.body(null, status, headers);
-    return c.body(result.body, status, headers);
+    if (rc.method === 'HEAD') return completeResponse(c, null, status, headers);
+    return completeResponse(c, result.body, status, headers);
   }
 
   async function answerWrite(
@@ -308,9 +308,9 @@ export function restApp(ctx: StackContext): Hono {
     const created = plan.kind === 'insert' && (result.inserted === undefined || result.inserted > 0);
     if (plan.returning === 'representation') {
       headers['Content-Type'] = accept.contentType;
-      return c.body(result.body, created ? 201 : 200, headers);
+      return completeResponse(c, result.body, created ? 201 : 200, headers);
     }
-    return c.body(null, created ? 201 : plan.kind === 'insert' ? 200 : 204, headers);
+    return completeResponse(c, null, created ? 201 : plan.kind === 'insert' ? 200 : 204, headers);
   }
 
   return app;
