@@ -183,21 +183,51 @@ export function parseJsonBody(body: string | undefined): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+interface ParsedQuery {
+  q: Classified;
+  selectItems: ReturnType<typeof parseSelect>;
+  where: LogicTree[];
+  order: OrderTerm[];
+}
+
+/** Parsed query strings, most recently used last: a client repeats the same few request shapes. */
+const parsedQueries = new Map<string, ParsedQuery>();
+const PARSED_QUERIES_KEPT = 1000;
+
+/**
+ * The query string parsed: select, filters, logic trees and order. Pure, so a query string seen before is
+ * answered from `parsedQueries`; the parsed values are only read afterwards. One that fails is not kept.
+ */
+function parseQuery(query: [string, string][]): ParsedQuery {
+  const key = query.map(([k, v]) => `${k}\u0000${v}`).join('\u0001');
+  const kept = parsedQueries.get(key);
+  if (kept) {
+    parsedQueries.delete(key);
+    parsedQueries.set(key, kept);
+    return kept;
+  }
+  const q = classify(query);
+  const selectItems = parseSelect(q.select);
+  const where: LogicTree[] = [];
+  for (const [k, value] of q.filters) {
+    const { path, filter } = parseFilter(k, value);
+    if (path.length > 0) throw errors.notEmbedded(path[0]);
+    where.push({ kind: 'filter', filter });
+  }
+  for (const [k, value] of q.logic) where.push(parseLogic(k, value).tree);
+  const order: OrderTerm[] = q.order.flatMap((v) => parseOrder(v));
+  const parsed = { q, selectItems, where, order };
+  parsedQueries.set(key, parsed);
+  if (parsedQueries.size > PARSED_QUERIES_KEPT) parsedQueries.delete(parsedQueries.keys().next().value as string);
+  return parsed;
+}
+
 export async function planRequest(input: RequestInput, cache: SchemaCache, db: Db): Promise<Plan> {
   const table = await cache.table(input.table);
   if (!table) throw errors.tableNotFound(input.table, cache.suggest(input.table));
   const checker = new Checker(table, cache);
 
-  const q = classify(input.query);
-  const selectItems = parseSelect(q.select);
-  const where: LogicTree[] = [];
-  for (const [key, value] of q.filters) {
-    const { path, filter } = parseFilter(key, value);
-    if (path.length > 0) throw errors.notEmbedded(path[0]);
-    where.push({ kind: 'filter', filter });
-  }
-  for (const [key, value] of q.logic) where.push(parseLogic(key, value).tree);
-  const order: OrderTerm[] = q.order.flatMap((v) => parseOrder(v));
+  const { q, selectItems, where, order } = parseQuery(input.query);
 
   const readFields = [
     ...selectItems.flatMap((i) => (i.kind === 'field' ? [i.field] : [])),
