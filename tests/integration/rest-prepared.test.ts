@@ -1,6 +1,7 @@
 // The REST executor's one-call transactions of prepared statements: a schema change, a session that lost
 // its prepared statements, and a failing statement all leave the next request answering as PostgREST would.
-// Below them, Db.batch itself: each batch is one transaction, whichever way it ends.
+// Below them, Db.batch itself: each batch is one transaction, whichever way it ends, also when many run at
+// once (on PGlite the batches waiting together share one call, each with its own Sync).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestStack, type TestStack } from './stack.ts';
 
@@ -86,5 +87,39 @@ describe('Db.batch: one transaction per batch', () => {
       }),
     ).rejects.toThrow('not this one');
     expect(await notes()).toEqual([...before, 'decided: commit']);
+  });
+
+  test('batches sent at once: each commits or fails on its own, and a new statement text works in all of them', async () => {
+    const before = await notes();
+    const run = `at once ${Date.now()}`;
+    // A statement text no batch has run before, in every batch; the first fails before it gets there.
+    const fresh = { text: `select count(*)::int as n from public.prep_notes where note like $1 || '%'`, params: [run] };
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        t.stack.ctx.db.batch(
+          i === 0 ? [{ text: 'select 1 / 0' }, insert(`${run} ${i}`), fresh] : [insert(`${run} ${i}`), fresh],
+          'commit',
+        ),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect((outcomes[0] as PromiseRejectedResult).reason).toMatchObject({ code: '22012' });
+    for (const outcome of outcomes) {
+      if (outcome.status === 'fulfilled') expect(outcome.value[1]?.[0]?.n).toBeGreaterThanOrEqual(1);
+    }
+    const added = (await notes()).slice(before.length);
+    expect(added.sort()).toEqual([1, 2, 3, 4, 5, 6, 7].map((i) => `${run} ${i}`));
+    // And the text runs again afterwards, alone.
+    const [again] = await t.stack.ctx.db.batch([fresh], 'commit');
+    expect(again).toEqual([{ n: 7 }]);
   });
 });

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { isDatabaseUnavailable } from '../db-unavailable.ts';
-import { extendedBatch, PreparedStatements, readReply, simpleQuery, type WireStatement } from './wire.ts';
+import { type BatchReply, extendedBatch, PreparedStatements, readReplies, readReply, simpleQuery } from './wire.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -49,6 +49,7 @@ async function openPglite(dataDir: string): Promise<Db> {
   mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create(dataDir);
   const prepared = new PreparedStatements();
+  const committing = committingBatches(pg, prepared);
   const wrap = (q: PGlite | Transaction): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       return (await q.query<T>(sql, params)).rows;
@@ -62,19 +63,92 @@ async function openPglite(dataDir: string): Promise<Db> {
     pglite: pg,
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    batch: (statements, end) => pgliteBatch(pg, prepared, statements, end),
+    batch: (statements, end) =>
+      end === 'commit' ? committing(statements) : pgliteBatch(pg, prepared, statements, end),
     close: () => pg.close(),
   };
 }
 
+/** One call into PGlite with `message`; the backend's bytes as they come (execProtocolRaw would also parse them). */
+async function pgliteCall(pg: PGlite, message: Uint8Array): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  await pg.execProtocolRawStream(message, { syncToFs: false, onRawData: (bytes) => chunks.push(bytes.slice()) });
+  return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
+}
+
+/** The most batches that share one call into PGlite. */
+const MOST_BATCHES_PER_CALL = 32;
+
 /**
- * A batch on PGlite: its statements go to Postgres as one extended-protocol message sequence ending in Sync,
- * instead of one call per protocol message and statement, as named prepared statements (parsed once per
- * SQL text). A batch that commits needs nothing more: the messages before a Sync run in one implicit
- * transaction, committed at the Sync, or rolled back there if a statement failed (the protocol's own rule,
- * which pipelining clients rely on). A batch that rolls back, or whose end is decided from its rows, runs
- * in an explicit block: BEGIN first, then ROLLBACK in the same call, or COMMIT / ROLLBACK in a second one.
- * Holds PGlite's transaction and query locks throughout, as `transaction()` does.
+ * Batches that commit, run on PGlite together: the batches waiting when PGlite is free go in one call, each
+ * ended by its own Sync, so each is still its own transaction (committed at its Sync, or rolled back there
+ * if one of its statements failed, and the next batch starts afresh). One call costs about as much as one
+ * short transaction, so under load this halves PGlite's work per request. Between calls the event loop
+ * turns once, so requests that arrived meanwhile join the next call.
+ */
+function committingBatches(pg: PGlite, prepared: PreparedStatements) {
+  interface Waiting {
+    statements: BatchStatement[];
+    resolve(rows: Row[][]): void;
+    reject(err: unknown): void;
+  }
+  const queue: Waiting[] = [];
+  let running = false;
+
+  async function runCall(group: Waiting[]) {
+    const inFlight = new Map<string, string>();
+    const planned = group.map((w) => prepared.plan(w.statements, inFlight));
+    const replies = await pg._runExclusiveTransaction(() =>
+      pg._runExclusiveQuery(async () => {
+        const close = prepared.takeClosing();
+        const messages = planned.map((p, i) => extendedBatch(p, i === 0 ? close : []));
+        const message = messages.length === 1 ? (messages[0] as Uint8Array) : Buffer.concat(messages);
+        const answer = readReplies(await pgliteCall(pg, message));
+        await pg.syncToFs();
+        return answer;
+      }),
+    );
+    group.forEach((waiting, i) => {
+      const reply = replies[i] as BatchReply | undefined;
+      prepared.record(planned[i] ?? [], reply?.parsed ?? 0);
+      if (!reply) waiting.reject(new Error('PGlite answered fewer batches than it was sent'));
+      else if (reply.error?.code === '26000') {
+        // Another client of the session (the wire-protocol socket) dropped our prepared statements.
+        pgliteBatch(pg, prepared, waiting.statements, 'commit').then(waiting.resolve, waiting.reject);
+      } else if (reply.error) waiting.reject(reply.error);
+      else waiting.resolve(reply.results);
+    });
+  }
+
+  function next() {
+    const group = queue.splice(0, MOST_BATCHES_PER_CALL);
+    runCall(group)
+      .catch((err) => {
+        for (const waiting of group) waiting.reject(err);
+      })
+      .finally(() => {
+        if (queue.length) setImmediate(next);
+        else running = false;
+      });
+  }
+
+  return (statements: BatchStatement[]) =>
+    new Promise<Row[][]>((resolve, reject) => {
+      queue.push({ statements, resolve, reject });
+      if (!running) {
+        running = true;
+        setImmediate(next);
+      }
+    });
+}
+
+/**
+ * A batch on PGlite on its own: its statements go to Postgres as one extended-protocol message sequence
+ * ending in Sync, as named prepared statements (parsed once per SQL text). One that commits runs as the
+ * protocol's implicit transaction (committed at the Sync, rolled back there if a statement failed); one that
+ * rolls back, or whose end is decided from its rows, runs in an explicit block: BEGIN first, then ROLLBACK
+ * in the same call, or COMMIT / ROLLBACK in a second one. Holds PGlite's transaction and query locks
+ * throughout, as `transaction()` does.
  */
 async function pgliteBatch(
   pg: PGlite,
@@ -84,21 +158,15 @@ async function pgliteBatch(
   retry = true,
 ): Promise<Row[][]> {
   const implicit = end === 'commit';
-  const planned = prepared.plan(statements);
-  if (!implicit) planned.unshift({ text: 'BEGIN' });
-  if (end === 'rollback') planned.push({ text: 'ROLLBACK' });
   const first = implicit ? 0 : 1;
-  // execProtocolRawStream hands us the bytes as they come: execProtocolRaw would also run PGlite's own parser
-  // over them, and writes to whichever callback the wire socket last set.
-  const call = async (message: Uint8Array) => {
-    const chunks: Uint8Array[] = [];
-    await pg.execProtocolRawStream(message, { syncToFs: false, onRawData: (bytes) => chunks.push(bytes.slice()) });
-    return readReply(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-  };
+  const call = async (message: Uint8Array) => readReply(await pgliteCall(pg, message));
   const outcome = await pg._runExclusiveTransaction(() =>
     pg._runExclusiveQuery(async () => {
+      const planned = prepared.plan(statements);
+      if (!implicit) planned.unshift({ text: 'BEGIN' });
+      if (end === 'rollback') planned.push({ text: 'ROLLBACK' });
       const reply = await call(extendedBatch(planned, prepared.takeClosing()));
-      prepared.record(planned.slice(first), reply.parsed - first);
+      prepared.record(planned, reply.parsed);
       // After an error the server skipped the rest up to Sync; an explicit block is left failed (E).
       let failure: unknown = reply.error;
       let finish: 'commit' | 'rollback' = 'rollback';

@@ -181,8 +181,18 @@ const NUMBERS = new Set([21, 23, 26, 700, 701]);
 
 /** Reads the backend messages of a batch: each statement's rows (by its RowDescription), errors, status. */
 export function readReply(data: Uint8Array): BatchReply {
+  const replies = readReplies(data);
+  return replies[0] ?? { results: [], parsed: 0, status: 'I' };
+}
+
+/**
+ * Reads the backend messages of several batches sent in one call, each ended by its Sync: one reply per
+ * ReadyForQuery, in order.
+ */
+export function readReplies(data: Uint8Array): BatchReply[] {
+  const replies: BatchReply[] = [];
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const results: Row[][] = [];
+  let results: Row[][] = [];
   let error: PgError | undefined;
   let status = 'I';
   let parsed = 0;
@@ -256,6 +266,11 @@ export function readReply(data: Uint8Array): BatchReply {
       }
       case 'Z':
         status = String.fromCharCode(data[pos]);
+        replies.push({ results, parsed, error, status });
+        results = [];
+        parsed = 0;
+        error = undefined;
+        status = 'I';
         break;
       case '1':
         parsed += 1;
@@ -264,7 +279,7 @@ export function readReply(data: Uint8Array): BatchReply {
     }
     pos = next;
   }
-  return { results, parsed, error, status };
+  return replies;
 }
 
 /**
@@ -281,8 +296,15 @@ export class PreparedStatements {
     this.size = size;
   }
 
-  /** The wire form of `statements`: named, parsed only when new. */
-  plan(statements: { text: string; params?: readonly (string | null)[] }[]): WireStatement[] {
+  /**
+   * The wire form of `statements`: named, parsed only when new. `inFlight` holds the texts an earlier batch
+   * of the same call parses under a new name: a later batch parses such a text again as the unnamed
+   * statement rather than lean on a Parse that fails if that earlier batch fails.
+   */
+  plan(
+    statements: { text: string; params?: readonly (string | null)[] }[],
+    inFlight = new Map<string, string>(),
+  ): WireStatement[] {
     const fresh = new Map<string, string>();
     return statements.map(({ text, params }) => {
       const again = fresh.get(text);
@@ -294,8 +316,10 @@ export class PreparedStatements {
         this.names.set(text, name);
         return { text, params, name, parse: false };
       }
+      if (inFlight.has(text)) return { text, params, name: '', parse: true };
       const created = `signals_${++this.counter}`;
       fresh.set(text, created);
+      inFlight.set(text, created);
       return { text, params, name: created, parse: true };
     });
   }
@@ -307,13 +331,16 @@ export class PreparedStatements {
     return out;
   }
 
-  /** Records the statements whose Parse succeeded (the first `parsed` of those with parse: true). */
+  /**
+   * Records the named statements whose Parse succeeded: the first `parsed` of the statements that were
+   * parsed (named, unnamed, or plain like BEGIN), in order.
+   */
   record(planned: WireStatement[], parsed: number): void {
     let n = parsed;
     for (const s of planned) {
-      if (!s.parse || !s.name) continue;
+      if (s.parse === false) continue;
       if (n-- <= 0) break;
-      this.names.set(s.text, s.name);
+      if (s.name) this.names.set(s.text, s.name);
     }
     while (this.names.size > this.size) {
       const [oldest, name] = this.names.entries().next().value as [string, string];
