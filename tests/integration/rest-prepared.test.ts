@@ -2,7 +2,7 @@
 // its prepared statements, and a failing statement all leave the next request answering as PostgREST would.
 // Below them, Db.batch itself: each batch is one transaction, whichever way it ends, also when many run at
 // once (on PGlite the batches waiting together share one call, each with its own Sync).
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startTestStack, type TestStack } from './stack.ts';
 
 let t: TestStack;
@@ -26,13 +26,20 @@ describe('prepared statements', () => {
     expect((await read()).data).toEqual([{ id: 1, note: 'first', tag: 'plain' }]);
   });
 
-  test('a session that dropped every prepared statement still answers', async () => {
-    expect((await read()).error).toBeNull();
-    await t.stack.ctx.db.exec('deallocate all');
-    const { data, error } = await read();
-    expect(error).toBeNull();
-    expect(data).toHaveLength(1);
-  });
+  // PGlite is one session, shared with the wire-protocol socket (psql), where a client may DEALLOCATE ALL.
+  // On PostgreSQL each of the stack's connections is a session of its own that no client can reach (and a
+  // DEALLOCATE on one of postgres.js's would make its next sql.begin roll back without an error: it
+  // retries its prepared COMMIT inside the block that the failed one aborted).
+  test.skipIf(inject('template').kind !== 'pglite')(
+    'a session that dropped every prepared statement still answers',
+    async () => {
+      expect((await read()).error).toBeNull();
+      await t.stack.ctx.db.exec('deallocate all');
+      const { data, error } = await read();
+      expect(error).toBeNull();
+      expect(data).toHaveLength(1);
+    },
+  );
 
   test('a failing statement rolls back and the next request runs in a fresh transaction', async () => {
     const failed = await t.anon().from('prep_notes').insert({ note: null });

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { isDatabaseUnavailable } from '../db-unavailable.ts';
+import { WireConnection, wireTarget } from './pg-wire.ts';
 import { type BatchReply, extendedBatch, PreparedStatements, readReplies, readReply, simpleQuery } from './wire.ts';
 
 export type Row = Record<string, unknown>;
@@ -49,7 +50,19 @@ async function openPglite(dataDir: string): Promise<Db> {
   mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create(dataDir);
   const prepared = new PreparedStatements();
-  const committing = committingBatches(pg, prepared);
+  // One lane: PGlite is one session, its calls under its own locks, as `transaction()` takes them.
+  const lane: Lane = {
+    prepared,
+    call: (message) =>
+      pg._runExclusiveTransaction(() =>
+        pg._runExclusiveQuery(async () => {
+          const answer = await pgliteCall(pg, message);
+          await pg.syncToFs();
+          return answer;
+        }),
+      ),
+  };
+  const committing = committingBatches([lane], (statements) => pgliteBatch(pg, prepared, statements, 'commit'));
   const wrap = (q: PGlite | Transaction): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       return (await q.query<T>(sql, params)).rows;
@@ -76,69 +89,79 @@ async function pgliteCall(pg: PGlite, message: Uint8Array): Promise<Uint8Array> 
   return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
 }
 
-/** The most batches that share one call into PGlite. */
+/** The most batches that share one call. */
 const MOST_BATCHES_PER_CALL = 32;
 
 /**
- * Batches that commit, run on PGlite together: the batches waiting when PGlite is free go in one call, each
- * ended by its own Sync, so each is still its own transaction (committed at its Sync, or rolled back there
- * if one of its statements failed, and the next batch starts afresh). One call costs about as much as one
- * short transaction, so under load this halves PGlite's work per request. Between calls the event loop
- * turns once, so requests that arrived meanwhile join the next call.
+ * Where committing batches run: a session with its prepared statements, and a call that sends messages
+ * ending in `syncs` Syncs and answers the backend's bytes up to the last ReadyForQuery.
  */
-function committingBatches(pg: PGlite, prepared: PreparedStatements) {
+interface Lane {
+  prepared: PreparedStatements;
+  call(message: Uint8Array, syncs: number): Promise<Uint8Array>;
+}
+
+/**
+ * Batches that commit, run together: the batches waiting when a lane is free go in one call, each ended by
+ * its own Sync, so each is still its own transaction (the protocol's implicit transaction: committed at its
+ * Sync, or rolled back there if one of its statements failed, and the next batch starts afresh). One call
+ * costs about as much as one short transaction, so under load this halves the database's work per request.
+ * Between calls the event loop turns once, so requests that arrived meanwhile join the next call.
+ * `alone` runs a batch by itself: after the session lost its prepared statements (26000).
+ */
+function committingBatches(lanes: Lane[], alone: (statements: BatchStatement[]) => Promise<Row[][]>) {
   interface Waiting {
     statements: BatchStatement[];
     resolve(rows: Row[][]): void;
     reject(err: unknown): void;
   }
   const queue: Waiting[] = [];
-  let running = false;
+  const idle = [...lanes];
+  let scheduled = false;
 
-  async function runCall(group: Waiting[]) {
+  async function runCall(lane: Lane, group: Waiting[]) {
     const inFlight = new Map<string, string>();
-    const planned = group.map((w) => prepared.plan(w.statements, inFlight));
-    const replies = await pg._runExclusiveTransaction(() =>
-      pg._runExclusiveQuery(async () => {
-        const close = prepared.takeClosing();
-        const messages = planned.map((p, i) => extendedBatch(p, i === 0 ? close : []));
-        const message = messages.length === 1 ? (messages[0] as Uint8Array) : Buffer.concat(messages);
-        const answer = readReplies(await pgliteCall(pg, message));
-        await pg.syncToFs();
-        return answer;
-      }),
-    );
+    const planned = group.map((w) => lane.prepared.plan(w.statements, inFlight));
+    const close = lane.prepared.takeClosing();
+    const messages = planned.map((p, i) => extendedBatch(p, i === 0 ? close : []));
+    const message = messages.length === 1 ? (messages[0] as Uint8Array) : Buffer.concat(messages);
+    const replies = readReplies(await lane.call(message, group.length));
     group.forEach((waiting, i) => {
       const reply = replies[i] as BatchReply | undefined;
-      prepared.record(planned[i] ?? [], reply?.parsed ?? 0);
-      if (!reply) waiting.reject(new Error('PGlite answered fewer batches than it was sent'));
-      else if (reply.error?.code === '26000') {
-        // Another client of the session (the wire-protocol socket) dropped our prepared statements.
-        pgliteBatch(pg, prepared, waiting.statements, 'commit').then(waiting.resolve, waiting.reject);
-      } else if (reply.error) waiting.reject(reply.error);
+      lane.prepared.record(planned[i] ?? [], reply?.parsed ?? 0);
+      if (!reply) waiting.reject(new Error('The database answered fewer batches than it was sent'));
+      else if (reply.error?.code === '26000') alone(waiting.statements).then(waiting.resolve, waiting.reject);
+      else if (reply.error) waiting.reject(reply.error);
       else waiting.resolve(reply.results);
     });
   }
 
-  function next() {
-    const group = queue.splice(0, MOST_BATCHES_PER_CALL);
-    runCall(group)
-      .catch((err) => {
-        for (const waiting of group) waiting.reject(err);
-      })
-      .finally(() => {
-        if (queue.length) setImmediate(next);
-        else running = false;
-      });
+  function pump() {
+    scheduled = false;
+    while (idle.length && queue.length) {
+      const lane = idle.shift() as Lane;
+      const group = queue.splice(0, MOST_BATCHES_PER_CALL);
+      runCall(lane, group)
+        .catch((err) => {
+          for (const waiting of group) waiting.reject(err);
+        })
+        .finally(() => {
+          idle.push(lane);
+          schedule();
+        });
+    }
+  }
+
+  function schedule() {
+    if (scheduled || !queue.length || !idle.length) return;
+    scheduled = true;
+    setImmediate(pump);
   }
 
   return (statements: BatchStatement[]) =>
     new Promise<Row[][]>((resolve, reject) => {
       queue.push({ statements, resolve, reject });
-      if (!running) {
-        running = true;
-        setImmediate(next);
-      }
+      schedule();
     });
 }
 
@@ -242,16 +265,36 @@ async function openPostgres(url: string): Promise<Db> {
     });
     return Promise.race([sql.begin((tx) => fn(wrap(tx, lost))) as Promise<Awaited<ReturnType<typeof fn>>>, fallback]);
   };
+  // Batches that commit go over connections of their own that speak the protocol directly (pg-wire.ts), as
+  // on PGlite: each batch one message sequence under one Sync, the batches waiting together in one write.
+  const target = wireTarget(url);
+  const connections = target ? Array.from({ length: WIRE_CONNECTIONS }, () => new WireConnection(target)) : [];
+  const lanes: Lane[] = connections.map((connection) => {
+    const prepared = new PreparedStatements();
+    // A new connection is a new session: none of the statements prepared on the old one exist there.
+    connection.onLost = () => prepared.clear();
+    return { prepared, call: (message, syncs) => connection.call(message, syncs) };
+  });
+  const committing = lanes.length
+    ? committingBatches(lanes, (statements) => postgresBatch(transaction, statements, 'commit'))
+    : undefined;
   return {
     kind: 'postgres',
     ...wrap(sql),
     transaction,
-    batch: (statements, end) => postgresBatch(transaction, statements, end),
-    close: () => sql.end({ timeout: 5 }),
+    batch: (statements, end) =>
+      end === 'commit' && committing ? committing(statements) : postgresBatch(transaction, statements, end),
+    close: async () => {
+      for (const connection of connections) connection.close();
+      await sql.end({ timeout: 5 });
+    },
   };
 }
 
 const ROLLBACK = new Error('rollback requested');
+
+/** Connections for committing batches on PostgreSQL, beside postgres.js's pool of 10. */
+const WIRE_CONNECTIONS = 4;
 
 /**
  * The statements pipelined in one transaction (sent together, answered in order), under `transaction`'s guard.
