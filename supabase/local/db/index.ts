@@ -297,9 +297,11 @@ const ROLLBACK = new Error('rollback requested');
 const WIRE_CONNECTIONS = 4;
 
 /**
- * The statements pipelined in one transaction (sent together, answered in order), under `transaction`'s guard.
- * Faster forms were measured and left: BEGIN … COMMIT pipelined on a reserved connection as prepared
- * statements (1,150 instead of 680 profile reads a second) loses requests when the server restarts, since
+ * The statements pipelined in one transaction (sent together, answered in order), under `transaction`'s guard:
+ * on PostgreSQL, the batches that do not simply commit (and every batch when pg-wire.ts cannot connect the way
+ * the URL asks). A faster form through postgres.js was measured and left: BEGIN … COMMIT pipelined on a
+ * reserved connection as prepared statements (1,150 instead of 680 profile reads a second) loses requests when
+ * the server restarts, since
  * postgres.js 3.4.9 keeps a reserved connection's not-yet-sent queries in a queue its close never rejects,
  * and a released closed connection can be written to; and a pipelined prepared statement dropped by
  * DEALLOCATE is retried by it without ever answering.
