@@ -11,6 +11,7 @@ import {
   startStackWithRelayDown,
   startTestStack,
   type TestStack,
+  until,
 } from './stack.ts';
 
 interface Row {
@@ -51,16 +52,6 @@ async function mailFrom(t: TestStack, email: string): Promise<Mail[]> {
 
 async function invoke(t: TestStack, body: unknown) {
   return t.anon().functions.invoke('send-contact-email', { body: body as Record<string, unknown> });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('send-contact-email', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signUpFailure } from '../../src/lib/auth-forms.ts';
 import { MAIL_FAILURE_MESSAGE } from '../../supabase/functions/user-signup/signup.ts';
 import { CONTACT_RETRY_PATH } from '../../supabase/local/server.ts';
-import { failure, type RelayDownStack, startStackWithRelayDown, type TestStack } from './stack.ts';
+import { failure, type RelayDownStack, startStackWithRelayDown, type TestStack, until } from './stack.ts';
 
 interface Row {
   id: string;
@@ -30,16 +30,6 @@ function authLabel(key: string): string {
 
 const address = (what: string) => `${what}-${randomUUID().slice(0, 8)}@example.com`;
 const PASSWORD = 'Sup3r-secret!';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 let t: TestStack;
 let down: RelayDownStack;

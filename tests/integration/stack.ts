@@ -106,6 +106,22 @@ async function startOnFreePorts(
   }
 }
 
+/** Polls `probe` every `everyMs` until it gives a value; throws naming `what` after `timeoutMs`. */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  everyMs = 100,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what} (${timeoutMs} ms)`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
 export async function startTestStack(overrides: Partial<StackConfig> = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'signals-stack-'));
   // A test that brings its own database (a PostgreSQL cluster it restarts) gets no copy of the template.
@@ -126,13 +142,13 @@ export async function startTestStack(overrides: Partial<StackConfig> = {}): Prom
       return (await (await fetch(`${mailBase}/message/${id}`)).json()) as MailMessage;
     },
     async waitFor(to: string, timeoutMs = 5000) {
-      const until = Date.now() + timeoutMs;
-      while (Date.now() < until) {
-        const hit = (await mail.list()).find((m) => m.To.some((t) => t.Address.toLowerCase() === to.toLowerCase()));
-        if (hit) return mail.get(hit.ID);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
+      const hit = await until(
+        `mail to ${to}`,
+        async () => (await mail.list()).find((m) => m.To.some((t) => t.Address.toLowerCase() === to.toLowerCase())),
+        timeoutMs,
+        50,
+      );
+      return mail.get(hit.ID);
     },
     async clear() {
       await fetch(`${mailBase}/messages`, { method: 'DELETE' });
