@@ -19,7 +19,8 @@ afterAll(() => t?.stop());
 const robot = (ip: string) =>
   new Request('http://functions.local/send-contact-email', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
+    // As the gateway delivers it: the caller's address in CF-Connecting-IP.
+    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip },
     body: JSON.stringify({ name: 'Bot', email: 'bot@example.com', message: 'x', website: 'filled' }),
   });
 
@@ -57,7 +58,7 @@ describe('send-contact-email limits held in Postgres', () => {
     expect((await second(robot('198.51.100.22'))).status).toBe(200);
   });
 
-  test('through the stack, a client writing its own X-Forwarded-For is still counted by its socket address', async () => {
+  test('through the stack, a client writing its own X-Forwarded-For and CF-Connecting-IP is still counted by its socket address', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       const res = await fetch(`${t.url}/functions/v1/send-contact-email`, {
@@ -67,6 +68,7 @@ describe('send-contact-email limits held in Postgres', () => {
           Authorization: `Bearer ${t.config.anonKey}`,
           apikey: t.config.anonKey,
           'X-Forwarded-For': `203.0.113.${i + 1}`,
+          'CF-Connecting-IP': `203.0.113.${i + 101}`,
         },
         body: JSON.stringify({ name: 'Bot', email: 'bot@example.com', message: 'x', website: 'filled' }),
       });
@@ -77,7 +79,10 @@ describe('send-contact-email limits held in Postgres', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
     expect(await counter('send-contact-email', '127.0.0.1')).toBe(6);
-    for (let i = 1; i <= 6; i++) expect(await counter('send-contact-email', `203.0.113.${i}`)).toBeUndefined();
+    for (let i = 1; i <= 6; i++) {
+      expect(await counter('send-contact-email', `203.0.113.${i}`)).toBeUndefined();
+      expect(await counter('send-contact-email', `203.0.113.${i + 100}`)).toBeUndefined();
+    }
 
     // The stack is still up and answering everything else.
     expect((await fetch(`${t.url}/auth/v1/health`)).status).toBe(200);
