@@ -13,7 +13,7 @@ import { join, relative, sep } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromiumArgs, chromiumPath } from '../playwright.config.ts';
-import { TRADINGVIEW_FRAME_ORIGIN, TRADINGVIEW_SCRIPT_ORIGIN } from '../src/lib/chart-widget.ts';
+import { TRADINGVIEW_FRAME_ORIGIN, TRADINGVIEW_SCRIPT } from '../src/lib/chart-widget.ts';
 import { loadConfig } from '../supabase/local/config.ts';
 import { startStack } from '../supabase/local/server.ts';
 import { buildIfStale } from './build.ts';
@@ -108,7 +108,7 @@ try {
   const listed = sitemapRoutes(OUT_DIR);
   const paths = named.length ? named : builtRoutes(OUT_DIR).filter((route) => listed.has(route));
   const unlisted = builtRoutes(OUT_DIR).filter((route) => !listed.has(route));
-  const blocked = await unreachable([TRADINGVIEW_SCRIPT_ORIGIN, TRADINGVIEW_FRAME_ORIGIN]);
+  const blocked = await unreachable([new URL(TRADINGVIEW_SCRIPT).origin, TRADINGVIEW_FRAME_ORIGIN]);
 
   chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags: ['--headless=new', ...chromiumArgs] });
   console.log(`Lighthouse ${lighthouseVersion()}, mobile preset, median of ${runs} run${runs === 1 ? '' : 's'}`);

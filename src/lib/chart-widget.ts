@@ -1,9 +1,12 @@
 // TradingView's advanced-chart widget as /trading-ideas embeds it: where it loads from and its settings.
 
-/** Where the embed script comes from and where its chart frames load; the page's CSP allows exactly these. */
-export const TRADINGVIEW_SCRIPT_ORIGIN = 'https://s3.tradingview.com';
+/**
+ * The embed script, and the origin its chart frames load from. The page's CSP allows exactly this script URL (not
+ * the whole s3.tradingview.com, which serves much else and would then run with the member's tokens in reach) and
+ * frames from that origin: the script builds an <iframe> of the frame origin and loads nothing else into the page.
+ */
+export const TRADINGVIEW_SCRIPT = 'https://s3.tradingview.com/external-embedding/embed-widget-advanced-chart.js';
 export const TRADINGVIEW_FRAME_ORIGIN = 'https://www.tradingview-widget.com';
-export const TRADINGVIEW_SCRIPT = `${TRADINGVIEW_SCRIPT_ORIGIN}/external-embedding/embed-widget-advanced-chart.js`;
 
 /** Daily candles, 300 px high. */
 export const CHART_HEIGHT = 300;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { TRADINGVIEW_FRAME_ORIGIN, TRADINGVIEW_SCRIPT } from './chart-widget.ts';
 
 /** The CSP source that allows one inline script: `sha256-<base64 digest of its exact text>`. */
 export function scriptHash(code: string): `sha256-${string}` {
@@ -25,11 +26,22 @@ interface CspDirectivesContext {
 }
 
 /**
- * Lets one page load a third-party widget: its script origin in script-src, its frames in frame-src.
- * Astro drops its default 'self' from script-src once a page names a resource, so 'self' is named again.
+ * Lets one page load a third-party widget: its one script URL in script-src, its frames in frame-src.
+ * A CSP source with a path matches that exact URL only when the path does not end in '/' (one that does allows
+ * every URL below it), so anything but a full https URL of a file is refused. Astro drops its default 'self'
+ * from script-src once a page names a resource, so 'self' is named again.
  */
-export function allowChartWidget(astro: CspDirectivesContext, scriptOrigin: string, frameOrigin: string): void {
+export function allowChartWidget(astro: CspDirectivesContext, scriptUrl: string, frameOrigin: string): void {
+  const url = new URL(scriptUrl);
+  if (url.protocol !== 'https:' || url.pathname.endsWith('/') || url.search || url.hash || url.href !== scriptUrl) {
+    throw new Error(`allowChartWidget: "${scriptUrl}" is not the exact https URL of one script`);
+  }
   astro.csp?.insertScriptResource("'self'");
-  astro.csp?.insertScriptResource(scriptOrigin);
+  astro.csp?.insertScriptResource(scriptUrl);
   astro.csp?.insertDirective(`frame-src ${frameOrigin}`);
+}
+
+/** What /trading-ideas allows for TradingView's advanced-chart widget: its embed script's URL and its frames. */
+export function allowTradingViewChart(astro: CspDirectivesContext): void {
+  allowChartWidget(astro, TRADINGVIEW_SCRIPT, TRADINGVIEW_FRAME_ORIGIN);
 }

@@ -47,8 +47,10 @@ let deno: DenoFunctions;
 /** send-contact-email once more under Deno, as on hosted Supabase (SB_REGION set) with SMTP on port 587. */
 let hosted: DenoFunctions;
 
-// Per-IP limits are on, as in production, and counted in Postgres: each test is its own visitor, whose address
-// both hosts see in X-Forwarded-For (the stack's gateway trusts it from 127.0.0.1, the test's own address).
+// Per-IP limits are on, as in production, and counted in Postgres: each test is its own visitor. Requests carry
+// what hosted Supabase's edge (Cloudflare) delivers: the visitor's address in CF-Connecting-IP and as the last
+// X-Forwarded-For entry. The stack's gateway trusts X-Forwarded-For from 127.0.0.1 (the test's own address),
+// works out the same visitor from it and sets CF-Connecting-IP itself; Deno is reached directly and reads it.
 let visitorCount = 0;
 let visitor = '';
 beforeEach(() => {
@@ -101,7 +103,7 @@ async function bodyOf(res: Response): Promise<unknown> {
 
 /**
  * The Deno server is reached directly, without the stack's gateway: the request carries the key the site
- * sends, and the visitor's address in X-Forwarded-For, where hosted Supabase's gateway puts it.
+ * sends, and the visitor's address where hosted Supabase's edge puts it (fromEdge).
  */
 function denoClient(name: string): FunctionsClient {
   return new FunctionsClient(deno.origin(name), {
@@ -109,12 +111,20 @@ function denoClient(name: string): FunctionsClient {
   });
 }
 
+/**
+ * The headers a function behind hosted Supabase's edge gets for a caller at `ip`: Cloudflare sets CF-Connecting-IP
+ * and appends the address to whatever X-Forwarded-For the caller wrote (`written`).
+ */
+function fromEdge(ip: string, written?: string): Record<string, string> {
+  return { 'cf-connecting-ip': ip, 'x-forwarded-for': written ? `${written}, ${ip}` : ip };
+}
+
 /** supabase-js `functions.invoke`, as the site calls a function, on either host. */
 async function invoke(host: Host, name: string, options: FunctionInvokeOptions): Promise<Answer> {
   const client = host === 'node' ? t.anon().functions : denoClient(name);
   const { data, error, response } = await client.invoke(name, {
     ...options,
-    headers: { ...options.headers, 'x-forwarded-for': visitor },
+    headers: { ...options.headers, ...fromEdge(visitor) },
   });
   if (error) {
     if (error instanceof FunctionsFetchError) throw new Error(`${name} on ${host}: ${error.message}`);
@@ -129,7 +139,7 @@ async function invoke(host: Host, name: string, options: FunctionInvokeOptions):
 async function request(host: Host, name: string, query = '', init: RequestInit = {}): Promise<Answer> {
   const url = host === 'node' ? `${t.url}/functions/v1/${name}${query}` : `${deno.origin(name)}/${name}${query}`;
   const headers = new Headers(init.headers);
-  headers.set('x-forwarded-for', visitor);
+  for (const [name, value] of Object.entries(fromEdge(visitor))) headers.set(name, value);
   const res = await fetch(url, { redirect: 'manual', ...init, headers });
   return { status: res.status, headers: keyHeaders(res.headers), body: await bodyOf(res) };
 }
@@ -219,7 +229,7 @@ describe('hosted Supabase blocks SMTP on ports 25 and 587', () => {
   test('with SB_REGION set, send-contact-email under Deno refuses smtp:// on 587, keeps the message for the retry and says what to set', async () => {
     const email = address('contact-hosted');
     const { data, error } = await new FunctionsClient(hosted.origin('send-contact-email'), {
-      headers: { apikey: t.config.anonKey, Authorization: `Bearer ${t.config.anonKey}`, 'x-forwarded-for': visitor },
+      headers: { apikey: t.config.anonKey, Authorization: `Bearer ${t.config.anonKey}`, ...fromEdge(visitor) },
     }).invoke('send-contact-email', { body: { name: 'Di Ray', email, message: 'Is my message kept?' } });
     expect(error).toBeNull();
     expect(data).toEqual({ success: true, queued: true });
@@ -248,7 +258,7 @@ describe('the per-IP limit, counted in Postgres, is one count across both runtim
         const client = host === 'node' ? t.anon().functions : denoClient(name);
         const { error } = await client.invoke(name, {
           body: { email: 'nobody' },
-          headers: { 'x-forwarded-for': visitor },
+          headers: fromEdge(visitor),
         });
         const res = (error as { context: Response }).context;
         retryAfter.push(res.headers.get('retry-after') ?? '');
@@ -261,6 +271,33 @@ describe('the per-IP limit, counted in Postgres, is one count across both runtim
       });
       // Seconds left in the window: the two answers may be a second apart.
       for (const seconds of retryAfter) expect(Number(seconds)).toBeGreaterThan(500);
+    },
+  );
+
+  test.each(['send-contact-email', 'newsletter-signup', 'user-signup', 'password-reset'])(
+    '%s: a forged X-Forwarded-For entry, new on every request, does not escape the limit on either host',
+    async (name) => {
+      const statuses: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const host = i % 2 ? 'deno' : 'node';
+        const client = host === 'node' ? t.anon().functions : denoClient(name);
+        // What the caller writes comes first; the edge (Deno) or the stack's trusted proxy entry (Node) after it.
+        const { error } = await client.invoke(name, {
+          body: { email: 'nobody' },
+          headers: fromEdge(visitor, `203.0.113.${i + 1}`),
+        });
+        statuses.push(`${host} ${(error as { context: Response }).context.status}`);
+      }
+      expect(statuses).toEqual([
+        'node 400',
+        'deno 400',
+        'node 400',
+        'deno 400',
+        'node 400',
+        'deno 429',
+        'node 429',
+        'deno 429',
+      ]);
     },
   );
 });

@@ -38,8 +38,8 @@ for (const route of routes) {
     if (route === '/dashboard' || route === '/settings') await page.waitForURL(/\/auth\/?$/);
     await page.waitForLoadState('networkidle');
     const csp = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
-    // /trading-ideas also names the chart widget's script origin.
-    expect(csp).toMatch(/script-src 'self' (https:\/\/[\w.-]+ )*'sha256-/);
+    // /trading-ideas also names the chart widget's script, by its full URL.
+    expect(csp).toMatch(/script-src 'self' (https:\/\/[\w./-]+ )*'sha256-/);
     expect(csp).not.toContain('unsafe-inline');
     expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
   });

@@ -1,9 +1,17 @@
 // Per-IP limits of the functions, counted in Postgres (public.rate_limit_hit over private.rate_limit_hits):
-// one limit across handler instances (as across hosted isolates), no escape by writing X-Forwarded-For,
-// 429 with a clear message, atomic under concurrent hits, only service_role may count, and failing open.
+// one limit across handler instances (as across hosted isolates), no escape by writing X-Forwarded-For or
+// CF-Connecting-IP, 429 with a clear message, atomic under concurrent hits, only service_role may count, and
+// each function's choice when the count cannot be checked (the database down or slow for the limiter).
+import { randomUUID } from 'node:crypto';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { envFrom } from '../../supabase/functions/_shared/env.ts';
+import { UNCHECKED_MESSAGE } from '../../supabase/functions/_shared/rate-limit.ts';
+import { createHandler as newsletterHandler } from '../../supabase/functions/newsletter-signup/handler.ts';
+import { createHandler as resetHandler } from '../../supabase/functions/password-reset/handler.ts';
 import { createHandler } from '../../supabase/functions/send-contact-email/handler.ts';
+import { createHandler as signupHandler } from '../../supabase/functions/user-signup/handler.ts';
 import { functionEnv } from '../../supabase/local/functions/settings.ts';
 import { createMember } from './rest-helpers.ts';
 import { startTestStack, type TestStack } from './stack.ts';
@@ -19,7 +27,8 @@ afterAll(() => t?.stop());
 const robot = (ip: string) =>
   new Request('http://functions.local/send-contact-email', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
+    // As the gateway delivers it: the caller's address in CF-Connecting-IP.
+    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip },
     body: JSON.stringify({ name: 'Bot', email: 'bot@example.com', message: 'x', website: 'filled' }),
   });
 
@@ -57,7 +66,7 @@ describe('send-contact-email limits held in Postgres', () => {
     expect((await second(robot('198.51.100.22'))).status).toBe(200);
   });
 
-  test('through the stack, a client writing its own X-Forwarded-For is still counted by its socket address', async () => {
+  test('through the stack, a client writing its own X-Forwarded-For and CF-Connecting-IP is still counted by its socket address', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       const res = await fetch(`${t.url}/functions/v1/send-contact-email`, {
@@ -67,6 +76,7 @@ describe('send-contact-email limits held in Postgres', () => {
           Authorization: `Bearer ${t.config.anonKey}`,
           apikey: t.config.anonKey,
           'X-Forwarded-For': `203.0.113.${i + 1}`,
+          'CF-Connecting-IP': `203.0.113.${i + 101}`,
         },
         body: JSON.stringify({ name: 'Bot', email: 'bot@example.com', message: 'x', website: 'filled' }),
       });
@@ -77,7 +87,10 @@ describe('send-contact-email limits held in Postgres', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
     expect(await counter('send-contact-email', '127.0.0.1')).toBe(6);
-    for (let i = 1; i <= 6; i++) expect(await counter('send-contact-email', `203.0.113.${i}`)).toBeUndefined();
+    for (let i = 1; i <= 6; i++) {
+      expect(await counter('send-contact-email', `203.0.113.${i}`)).toBeUndefined();
+      expect(await counter('send-contact-email', `203.0.113.${i + 100}`)).toBeUndefined();
+    }
 
     // The stack is still up and answering everything else.
     expect((await fetch(`${t.url}/auth/v1/health`)).status).toBe(200);
@@ -85,24 +98,158 @@ describe('send-contact-email limits held in Postgres', () => {
     expect(error).toBeNull();
   });
 
-  test('the limiter fails open, with a logged error, when the database cannot be reached', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    try {
-      const env = envFrom({ ...functionEnv(t.config), SUPABASE_URL: 'http://127.0.0.1:9' });
-      const handler = createHandler(env);
-      const statuses: number[] = [];
-      for (let i = 0; i < 7; i++) statuses.push((await handler(robot('198.51.100.23'))).status);
-      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200]);
-      expect(logged.mock.calls.some((c) => String(c[0]).includes('rate limit not checked'))).toBe(true);
-    } finally {
-      logged.mockRestore();
-    }
-  });
-
   test('RATE_LIMITS=off counts nothing', async () => {
     const handler = createHandler(envFrom({ ...functionEnv(t.config), RATE_LIMITS: 'off' }));
     for (let i = 0; i < 7; i++) expect((await handler(robot('198.51.100.24'))).status).toBe(200);
     expect(await counter('send-contact-email', '198.51.100.24')).toBeUndefined();
+  });
+});
+
+/**
+ * The stack's API behind a proxy that breaks only the limiter's call (POST /rest/v1/rpc/rate_limit_hit): 'down'
+ * drops the connection, 'stall' never answers (the limiter gives up after its 5 s). Everything else, the
+ * functions' own storing and the auth service, goes through untouched.
+ */
+async function limiterFault(mode: 'down' | 'stall'): Promise<{ url: string; close(): Promise<void> }> {
+  const target = new URL(t.url);
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    if (req.url?.startsWith('/rest/v1/rpc/rate_limit_hit')) {
+      if (mode === 'down') req.socket.destroy();
+      return;
+    }
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => done());
+      }),
+  };
+}
+
+const post = (ip: string, body: unknown) =>
+  new Request('http://functions.local/', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip },
+    body: JSON.stringify(body),
+  });
+
+/** No internal address, port or driver wording in what a visitor reads. */
+const INTERNAL = /127\.0\.0\.1|localhost|:\d{2,5}\b|ECONNREFUSED|fetch failed|socket|TypeError|AbortError|timed? ?out/i;
+
+describe('when the limiter cannot count: user-signup, password-reset and newsletter sign-up refuse, contact and opening a newsletter link go on', () => {
+  test('the database call drops: 503 with Retry-After and nothing done by the closed ones; the contact message is stored', async () => {
+    const fault = await limiterFault('down');
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const env = envFrom({ ...functionEnv(t.config), SUPABASE_URL: fault.url });
+      const id = randomUUID().slice(0, 8);
+      const member = `closed-${id}@example.com`;
+      const reader = `reader-${id}@example.com`;
+      const ip = '198.51.100.31';
+      const signup = await signupHandler(env)(
+        post(ip, { email: member, password: 'Sup3r-secret!', firstName: 'Ada', lastName: 'Lee' }),
+      );
+      const reset = await resetHandler(env)(post(ip, { email: member }));
+      const newsletter = await newsletterHandler(env)(post(ip, { email: reader }));
+      for (const res of [signup, reset, newsletter]) {
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('60');
+        expect(await res.json()).toEqual({ error: UNCHECKED_MESSAGE });
+      }
+      // Nothing was created, stored or mailed for the refused requests.
+      const { data: users } = await t.admin().auth.admin.listUsers();
+      expect(users.users.map((u) => u.email)).not.toContain(member);
+      const { data: rows } = await t.admin().from('newsletter_subscribers').select('id').eq('email', reader);
+      expect(rows).toEqual([]);
+      expect((await t.mail.list()).filter((m) => m.To.some((to) => [member, reader].includes(to.Address)))).toEqual([]);
+
+      // Contact fails open: the message is stored and mailed.
+      const email = `open-${id}@example.com`;
+      const contact = await createHandler(env)(post(ip, { name: 'Ann Lee', email, message: 'Still there?' }));
+      expect(contact.status).toBe(200);
+      const { data: stored } = await t.admin().from('contact_messages').select('ip').eq('email', email);
+      expect(stored).toEqual([{ ip }]);
+      // Opening a newsletter link fails open: the reader lands on the site's page (an unknown token here).
+      const link = await newsletterHandler(env)(
+        new Request('http://functions.local/newsletter-signup?token=unknown', { headers: { 'CF-Connecting-IP': ip } }),
+      );
+      expect(link.status).toBe(303);
+
+      const said = logged.mock.calls.map((c) => String(c[0]));
+      for (const name of ['user-signup', 'password-reset', 'newsletter-signup']) {
+        expect(said).toContain(`${name}: rate limit not checked, request refused:`);
+      }
+      expect(said).toContain('send-contact-email: rate limit not checked, request let through:');
+      expect(said).toContain('newsletter-verify: rate limit not checked, request let through:');
+    } finally {
+      logged.mockRestore();
+      await fault.close();
+    }
+  });
+
+  test('the database call stalls: after the limiter’s 5 s, user-signup refuses and contact goes on', async () => {
+    const fault = await limiterFault('stall');
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const env = envFrom({ ...functionEnv(t.config), SUPABASE_URL: fault.url });
+      const id = randomUUID().slice(0, 8);
+      const started = Date.now();
+      const [signup, contact] = await Promise.all([
+        signupHandler(env)(
+          post('198.51.100.32', {
+            email: `slow-${id}@example.com`,
+            password: 'Sup3r-secret!',
+            firstName: 'A',
+            lastName: 'B',
+          }),
+        ),
+        createHandler(env)(post('198.51.100.32', { name: 'Ann', email: `slow-${id}@example.com`, message: 'Hi' })),
+      ]);
+      const elapsed = Date.now() - started;
+      expect(signup.status).toBe(503);
+      expect(await signup.json()).toEqual({ error: UNCHECKED_MESSAGE });
+      expect(contact.status).toBe(200);
+      expect(elapsed).toBeGreaterThanOrEqual(4900);
+      expect(elapsed).toBeLessThan(20_000);
+    } finally {
+      logged.mockRestore();
+      await fault.close();
+    }
+  }, 30_000);
+
+  test('with the whole database unreachable, the contact form answers its own sentence: no address, port or driver text', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const env = envFrom({ ...functionEnv(t.config), SUPABASE_URL: 'http://127.0.0.1:9' });
+      const res = await createHandler(env)(
+        post('198.51.100.33', { name: 'Ann', email: 'ann@example.com', message: 'Hi' }),
+      );
+      expect(res.status).toBe(500);
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual({ error: 'Failed to send message. Please try again.' });
+      expect(text).not.toMatch(INTERNAL);
+      // The detail is in the function's log, where the operator reads it.
+      expect(logged.mock.calls.map((c) => c.map(String).join(' ')).join('\n')).toMatch(/127\.0\.0\.1:9|fetch failed/);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
 

@@ -138,19 +138,26 @@ describe('what a function is given', () => {
     });
   });
 
-  test('X-Forwarded-For is the address the socket saw, whatever the client claims', async () => {
-    const own = (await (await fetch(`${base}/open`)).json()) as { forwardedFor: string };
-    expect(own.forwardedFor).toBe('127.0.0.1');
-    const spoofed = await fetch(`${base}/open`, { headers: { 'X-Forwarded-For': '203.0.113.9' } });
-    expect(((await spoofed.json()) as { forwardedFor: string }).forwardedFor).toBe('127.0.0.1');
+  type Seen = { forwardedFor: string | null; connectingIp: string | null };
+  const seen = async (url: string, headers: Record<string, string> = {}): Promise<Seen> => {
+    const { forwardedFor, connectingIp } = (await (await fetch(url, { headers })).json()) as Seen;
+    return { forwardedFor, connectingIp };
+  };
+
+  test('CF-Connecting-IP is the address the socket saw, whatever the client writes; X-Forwarded-For is appended to, as Cloudflare does', async () => {
+    expect(await seen(`${base}/open`)).toEqual({ forwardedFor: '127.0.0.1', connectingIp: '127.0.0.1' });
+    const spoofed = await seen(`${base}/open`, { 'X-Forwarded-For': '203.0.113.9', 'CF-Connecting-IP': '203.0.113.8' });
+    expect(spoofed).toEqual({ forwardedFor: '203.0.113.9, 127.0.0.1', connectingIp: '127.0.0.1' });
   });
 
-  test('behind a trusted proxy: the entry that proxy added, not what the client wrote before it', async () => {
+  test('behind a trusted proxy: CF-Connecting-IP is the entry that proxy added, not what the client wrote before it', async () => {
     const proxied = `http://127.0.0.1:${new URL(base).port}/behind-proxy/functions/v1`;
-    const res = await fetch(`${proxied}/open`, { headers: { 'X-Forwarded-For': '6.6.6.6, 203.0.113.9' } });
-    expect(((await res.json()) as { forwardedFor: string }).forwardedFor).toBe('203.0.113.9');
-    const direct = (await (await fetch(`${proxied}/open`)).json()) as { forwardedFor: string };
-    expect(direct.forwardedFor).toBe('127.0.0.1');
+    const res = await seen(`${proxied}/open`, {
+      'X-Forwarded-For': '6.6.6.6, 203.0.113.9',
+      'CF-Connecting-IP': '6.6.6.6',
+    });
+    expect(res).toEqual({ forwardedFor: '6.6.6.6, 203.0.113.9, 127.0.0.1', connectingIp: '203.0.113.9' });
+    expect(await seen(`${proxied}/open`)).toEqual({ forwardedFor: '127.0.0.1', connectingIp: '127.0.0.1' });
   });
 
   test('each function is loaded once and keeps its state between requests', async () => {

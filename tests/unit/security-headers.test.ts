@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeHostHeaders } from '../../scripts/headers.ts';
+import { TRADINGVIEW_FRAME_ORIGIN } from '../../src/lib/chart-widget.ts';
+import { allowChartWidget, allowTradingViewChart } from '../../src/lib/csp.ts';
 import {
   addSources,
   headerRules,
@@ -19,7 +21,7 @@ import {
 
 const hashes = "'sha256-AAAA' 'sha256-BBBB'";
 const plainMeta = `script-src 'self' ${hashes}; style-src 'self' 'sha256-CCCC';`;
-const chartMeta = `frame-src https://www.tradingview-widget.com; script-src 'self' https://s3.tradingview.com ${hashes}; style-src 'self' 'sha256-CCCC';`;
+const chartMeta = `frame-src https://www.tradingview-widget.com; script-src 'self' https://s3.tradingview.com/external-embedding/embed-widget-advanced-chart.js ${hashes}; style-src 'self' 'sha256-CCCC';`;
 const options = { supabaseUrl: 'https://abcdefghijklmnopqrst.supabase.co/' };
 
 describe('metaPolicy', () => {
@@ -52,7 +54,9 @@ describe('pagePolicy', () => {
     expect(plain.get('frame-src')).toEqual(["'none'"]);
     expect(plain.get('script-src')?.join(' ')).not.toContain('tradingview');
     expect(chart.get('frame-src')).toEqual(['https://www.tradingview-widget.com']);
-    expect(chart.get('script-src')).toContain('https://s3.tradingview.com');
+    expect(chart.get('script-src')).toContain(
+      'https://s3.tradingview.com/external-embedding/embed-widget-advanced-chart.js',
+    );
   });
 
   it.each([
@@ -179,5 +183,45 @@ describe.skipIf(!nginx)('the nginx include', () => {
     const test = spawnSync(nginx as string, ['-t', '-c', join(dir, 'nginx.conf'), '-p', dir], { encoding: 'utf8' });
     expect(test.stderr).toContain('test is successful');
     expect(test.status).toBe(0);
+  });
+});
+
+describe('the chart widget on /trading-ideas', () => {
+  /** The policy Astro writes for /trading-ideas: what the page's allowTradingViewChart names, then the hashes. */
+  function chartPageMeta(): string {
+    const resources: string[] = [];
+    const directives: string[] = [];
+    allowTradingViewChart({
+      csp: { insertScriptResource: (r) => resources.push(r), insertDirective: (d) => directives.push(d) },
+    });
+    return `${directives.join('; ')}; script-src ${resources.join(' ')} ${hashes}; style-src 'self' 'sha256-CCCC';`;
+  }
+
+  it("the generated header allows the widget's one script URL, not the whole s3.tradingview.com", () => {
+    const rules = parseHeadersFile(
+      renderHeadersFile(headerRules([{ route: '/trading-ideas', meta: chartPageMeta() }], options)),
+    );
+    const header = parsePolicy(headersForPath(rules, '/trading-ideas/').get('Content-Security-Policy') ?? '');
+    expect(header.get('script-src')).toEqual([
+      "'self'",
+      'https://s3.tradingview.com/external-embedding/embed-widget-advanced-chart.js',
+      "'sha256-AAAA'",
+      "'sha256-BBBB'",
+    ]);
+    // No source that would allow other scripts of that host: not its origin, nor a path ending in '/'.
+    for (const source of header.get('script-src') ?? []) {
+      expect(source).not.toMatch(/^https:\/\/[^/]+\/?$|\/$/);
+    }
+    expect(header.get('frame-src')).toEqual(['https://www.tradingview-widget.com']);
+  });
+
+  it.each([
+    'https://s3.tradingview.com',
+    'https://s3.tradingview.com/',
+    'https://s3.tradingview.com/external-embedding/',
+    'http://s3.tradingview.com/external-embedding/embed-widget-advanced-chart.js',
+    'https://s3.tradingview.com/external-embedding/embed-widget-advanced-chart.js?v=1',
+  ])('refuses %s, which is not one exact https script URL', (url) => {
+    expect(() => allowChartWidget({}, url, TRADINGVIEW_FRAME_ORIGIN)).toThrow('is not the exact https URL');
   });
 });

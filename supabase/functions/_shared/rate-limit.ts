@@ -11,14 +11,30 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
-export type RateLimitResult = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
+export type RateLimitResult =
+  | { ok: true; remaining: number }
+  | { ok: false; retryAfterSeconds: number }
+  /** The count could not be checked and the limiter fails closed: the request is refused with a 503. */
+  | { ok: false; unchecked: true; retryAfterSeconds: number };
 
 export interface RateLimiter {
   hit(key: string): RateLimitResult | Promise<RateLimitResult>;
 }
 
-/** How long a limiter waits for the database before letting the request through. */
+/** How long a limiter waits for the database before giving up on the count. */
 const DB_TIMEOUT_MS = 5000;
+
+/**
+ * What a limiter does when the count cannot be checked (database down, slow past DB_TIMEOUT_MS, misconfigured):
+ * 'open' lets the request through, 'closed' refuses it with a 503. Each function picks one and says why.
+ */
+export type WhenUnchecked = 'open' | 'closed';
+
+/** How long a refused caller is asked to wait when the count could not be checked. */
+export const UNCHECKED_RETRY_SECONDS = 60;
+
+/** The sentence a person sees when a fail-closed limit could not be checked. */
+export const UNCHECKED_MESSAGE = 'This form is briefly unavailable. Please try again in a minute.';
 
 interface HitAnswer {
   allowed: boolean;
@@ -32,12 +48,17 @@ interface HitAnswer {
  * with SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY, so one limit holds across every isolate that
  * hosted Supabase runs the function in. The client is made on the first hit, once per handler.
  *
- * When the database cannot be asked (down, slow, misconfigured) the request goes through and the
- * error is logged: failing open. A contact or sign-up form that refuses everybody whenever the
- * counter store hiccups loses real messages, while a few minutes without a per-IP limit only lets
- * a sender past the limit; Supabase's own gateway limits still apply.
+ * When the database cannot be asked (down, slow, misconfigured) the error is logged and `whenUnchecked`
+ * decides: 'open' lets the request through, 'closed' refuses it (503, Retry-After). There is no default:
+ * whoever makes a limiter weighs a refused real visitor against a caller who could make the database slow
+ * and so switch the limit off.
  */
-export function functionRateLimiter(env: Env, name: string, rule: RateLimitRule): RateLimiter {
+export function functionRateLimiter(
+  env: Env,
+  name: string,
+  rule: RateLimitRule,
+  whenUnchecked: WhenUnchecked,
+): RateLimiter {
   if (!rateLimitsEnabled(env)) return { hit: () => ({ ok: true, remaining: rule.max }) };
   const windowSeconds = Math.max(1, Math.ceil(rule.windowMs / 1000));
   let client: SupabaseClient | undefined;
@@ -57,11 +78,14 @@ export function functionRateLimiter(env: Env, name: string, rule: RateLimitRule)
           ? { ok: true, remaining: answer.remaining }
           : { ok: false, retryAfterSeconds: answer.retry_after_seconds };
       } catch (err) {
+        const open = whenUnchecked === 'open';
         console.error(
-          `${name}: rate limit not checked, request let through:`,
+          `${name}: rate limit not checked, request ${open ? 'let through' : 'refused'}:`,
           err instanceof Error ? err.message : err,
         );
-        return { ok: true, remaining: rule.max };
+        return open
+          ? { ok: true, remaining: rule.max }
+          : { ok: false, unchecked: true, retryAfterSeconds: UNCHECKED_RETRY_SECONDS };
       }
     },
   };
@@ -77,16 +101,17 @@ export function isolateRateLimiter(env: Env, name: string, rule: RateLimitRule):
   return { hit: (key) => memory.hit(`${name}:${key}`) };
 }
 
-/** 429 with a clear message and Retry-After when `key` is over the limit; undefined when it may go on. */
+/**
+ * 429 with a clear message and Retry-After when `key` is over the limit; 503 when a fail-closed limit could not
+ * be checked (the body says only to come back, never why: no host, port or driver text); undefined when the
+ * request may go on.
+ */
 export async function refuseOverLimit(limiter: RateLimiter, key: string): Promise<Response | undefined> {
   const limit = await limiter.hit(key);
   if (limit.ok) return undefined;
-  return errorResponse(
-    429,
-    tooManyRequestsMessage(limit.retryAfterSeconds),
-    {},
-    { 'Retry-After': String(limit.retryAfterSeconds) },
-  );
+  const headers = { 'Retry-After': String(limit.retryAfterSeconds) };
+  if ('unchecked' in limit) return errorResponse(503, UNCHECKED_MESSAGE, {}, headers);
+  return errorResponse(429, tooManyRequestsMessage(limit.retryAfterSeconds), {}, headers);
 }
 
 export function createRateLimiter(

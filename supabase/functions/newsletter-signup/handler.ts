@@ -25,8 +25,11 @@ export const VERIFY_FAILURE_MESSAGE = 'Could not verify your email right now. Pl
 const ACCEPTED = { success: true };
 
 export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
-  const signups = functionRateLimiter(env, 'newsletter-signup', RATE_LIMIT);
-  const verifications = functionRateLimiter(env, 'newsletter-verify', VERIFY_RATE_LIMIT);
+  // Sign-ups fail closed: each one mails a confirmation to an address the caller chooses, from the project's
+  // sender, so an unchecked limit would let anyone mail strangers at will. Opening the link fails open: it
+  // mails nothing, the token is the gate, and a reader whose click was refused might not click again.
+  const signups = functionRateLimiter(env, 'newsletter-signup', RATE_LIMIT, 'closed');
+  const verifications = functionRateLimiter(env, 'newsletter-verify', VERIFY_RATE_LIMIT, 'open');
   let deps: NewsletterDeps | undefined;
   const getDeps = (): NewsletterDeps => {
     deps ??= {

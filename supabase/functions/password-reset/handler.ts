@@ -13,7 +13,8 @@ import { FAILURE_MESSAGE, type ResetDeps, requestPasswordReset, SENT_MESSAGE } f
 export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
 
 export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
-  const limiter = functionRateLimiter(env, 'password-reset', RATE_LIMIT);
+  // Fails closed, as user-signup: each request mails an address the caller chooses; a refused visitor retries.
+  const limiter = functionRateLimiter(env, 'password-reset', RATE_LIMIT, 'closed');
   const deps = (ip: string): ResetDeps => ({
     auth: visitorAuthClient(env, ip),
     policy: { siteUrl: requireEnv(env, 'SITE_URL'), additional: env.get('AUTH_REDIRECT_URLS') },

@@ -16,7 +16,10 @@ export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
 export const HONEYPOT_MESSAGE = 'Please try again later';
 
 export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
-  const limiter = functionRateLimiter(env, 'user-signup', RATE_LIMIT);
+  // Fails closed: each sign-up mails an address the caller chooses and spends the project's mail budget, so a
+  // caller able to make the database slow must not switch the limit off; a real visitor refused (503, Retry-After)
+  // tries again a minute later.
+  const limiter = functionRateLimiter(env, 'user-signup', RATE_LIMIT, 'closed');
   const deps = (ip: string): SignupDeps => ({
     auth: visitorAuthClient(env, ip),
     emailRedirectTo: confirmationRedirect(requireEnv(env, 'SITE_URL')),

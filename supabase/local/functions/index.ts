@@ -1,12 +1,15 @@
 // The Edge Functions host: /functions/v1/<name> runs supabase/functions/<name>/handler.ts the way
-// Supabase's relay runs index.ts: JWT check per verify_jwt, Supabase's env, the caller's IP in
-// X-Forwarded-For, relay errors in the CLI's shapes. Functions answer CORS and OPTIONS themselves.
+// Supabase's relay runs index.ts: JWT check per verify_jwt, Supabase's env, the caller's IP where hosted
+// Supabase's edge puts it (CF-Connecting-IP), relay errors in the CLI's shapes. Functions answer CORS and
+// OPTIONS themselves.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { type Context, Hono } from 'hono';
+import { CLIENT_IP_HEADER } from '../../functions/_shared/client-ip.ts';
 import { type Env, envFrom } from '../../functions/_shared/env.ts';
-import type { TrustedProxies } from '../client-address.ts';
+import { normaliseAddress, type TrustedProxies } from '../client-address.ts';
 import type { StackContext } from '../context.ts';
 import { requestClientAddress } from '../http.ts';
 import { type JwtKeys, verifyJwt } from '../jwt.ts';
@@ -34,7 +37,22 @@ async function checkJwt(req: Request, keys: JwtKeys | string): Promise<Response 
   return result.ok ? undefined : relayJson({ msg: 'Invalid JWT' }, 401);
 }
 
-/** The request as the function sees it on Supabase: path from `/<name>`, the caller's IP forwarded. */
+/** The socket peer's address; undefined for a request made in-process (app.request in tests). */
+function peerOf(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The request as the function sees it on Supabase: path from `/<name>`, the caller's address delivered as
+ * hosted Supabase's edge (Cloudflare) delivers it. CF-Connecting-IP is set to the one address this host worked
+ * out and replaces whatever the client sent in it; X-Forwarded-For keeps the client's own entries and gets the
+ * socket peer appended, as Cloudflare and every appending proxy do, so its leftmost entry stays the caller's to
+ * choose here exactly as on hosted Supabase (and _shared/client-ip.ts never reads it).
+ */
 function forwardedRequest(c: Context, trusted: TrustedProxies): Request {
   const url = new URL(c.req.url);
   url.pathname = `/${url.pathname.split('/').slice(routeDepth(c)).join('/')}`;
@@ -42,9 +60,13 @@ function forwardedRequest(c: Context, trusted: TrustedProxies): Request {
   // The incoming request's own headers (the new Request copies them), so they are not copied twice.
   const headers = raw.headers;
   const ip = requestClientAddress(c, trusted);
-  // The gateway sets the one address it worked out, as Supabase's does; a client cannot choose its own.
-  if (ip) headers.set('x-forwarded-for', ip);
-  else headers.delete('x-forwarded-for');
+  if (ip) headers.set(CLIENT_IP_HEADER, ip);
+  else headers.delete(CLIENT_IP_HEADER);
+  const peer = normaliseAddress(peerOf(c));
+  if (peer) {
+    const sent = headers.get('x-forwarded-for')?.trim();
+    headers.set('x-forwarded-for', sent ? `${sent}, ${peer}` : peer);
+  }
   const hasBody = raw.method !== 'GET' && raw.method !== 'HEAD';
   return new Request(url, {
     method: raw.method,

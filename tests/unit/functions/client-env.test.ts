@@ -6,12 +6,16 @@ const req = (headers: Record<string, string>) => new Request('http://fn.local/',
 
 describe('clientIp', () => {
   test.each([
-    [{ 'x-forwarded-for': '203.0.113.7' }, '203.0.113.7'],
-    [{ 'x-forwarded-for': ' 203.0.113.7 , 10.0.0.1' }, '203.0.113.7'],
-    [{ 'x-forwarded-for': '2001:db8::1' }, '2001:db8::1'],
-    [{ 'x-real-ip': '198.51.100.2' }, '198.51.100.2'],
+    [{ 'cf-connecting-ip': '203.0.113.7' }, '203.0.113.7'],
+    [{ 'cf-connecting-ip': ' 2001:db8::1 ' }, '2001:db8::1'],
+    [{ 'cf-connecting-ip': '::ffff:192.0.2.1' }, '::ffff:192.0.2.1'],
+    // What the caller writes itself is never the address: the leftmost X-Forwarded-For entry, X-Real-IP.
+    [{ 'cf-connecting-ip': '198.51.100.9', 'x-forwarded-for': '203.0.113.7, 198.51.100.9' }, '198.51.100.9'],
+    [{ 'x-forwarded-for': '203.0.113.7' }, 'unknown'],
+    [{ 'x-real-ip': '198.51.100.2' }, 'unknown'],
     [{}, 'unknown'],
-    [{ 'x-forwarded-for': 'x'.repeat(65) }, 'unknown'],
+    [{ 'cf-connecting-ip': '203.0.113.7, 10.0.0.1' }, 'unknown'],
+    [{ 'cf-connecting-ip': 'f'.repeat(46) }, 'unknown'],
   ])('%j gives %s', (headers, ip) => {
     expect(clientIp(req(headers))).toBe(ip);
   });

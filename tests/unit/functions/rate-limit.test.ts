@@ -86,26 +86,44 @@ describe('functionRateLimiter (counters in Postgres through supabase-js)', () =>
   const rule = { max: 1, windowMs: 60_000 };
 
   test('RATE_LIMITS=off never refuses and needs no database', async () => {
-    const limiter = functionRateLimiter(envFrom({ RATE_LIMITS: 'off' }), 'f', rule);
+    const limiter = functionRateLimiter(envFrom({ RATE_LIMITS: 'off' }), 'f', rule, 'closed');
     for (let i = 0; i < 5; i++) expect(await limiter.hit('a')).toEqual({ ok: true, remaining: 1 });
   });
 
-  test('fails open with a logged error when the database cannot be asked', async () => {
+  test('open: lets the request through with a logged error when the database cannot be asked', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const unreachable = functionRateLimiter(
         envFrom({ SUPABASE_URL: 'http://127.0.0.1:9', SUPABASE_SERVICE_ROLE_KEY: 'key' }),
         'contact',
         rule,
+        'open',
       );
       expect(await unreachable.hit('a')).toEqual({ ok: true, remaining: 1 });
-      const unset = functionRateLimiter(envFrom({}), 'contact', rule);
+      const unset = functionRateLimiter(envFrom({}), 'contact', rule, 'open');
       expect(await unset.hit('a')).toEqual({ ok: true, remaining: 1 });
       expect(logged.mock.calls.map((c) => String(c[0]))).toEqual([
         'contact: rate limit not checked, request let through:',
         'contact: rate limit not checked, request let through:',
       ]);
       expect(String(logged.mock.calls[1][1])).toBe('Missing environment variable SUPABASE_URL');
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  test('closed: refuses with a logged error when the database cannot be asked', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const env = envFrom({ SUPABASE_URL: 'http://127.0.0.1:9', SUPABASE_SERVICE_ROLE_KEY: 'key' });
+      const limiter = functionRateLimiter(env, 'signup', rule, 'closed');
+      expect(await limiter.hit('a')).toEqual({ ok: false, unchecked: true, retryAfterSeconds: 60 });
+      const res = await refuseOverLimit(functionRateLimiter(env, 'signup', rule, 'closed'), 'a');
+      expect(res?.status).toBe(503);
+      expect(res?.headers.get('retry-after')).toBe('60');
+      // The visitor reads when to come back, not the driver's error (no host, port or ECONNREFUSED).
+      expect(await res?.json()).toEqual({ error: 'This form is briefly unavailable. Please try again in a minute.' });
+      expect(String(logged.mock.calls[0]?.[0])).toBe('signup: rate limit not checked, request refused:');
     } finally {
       logged.mockRestore();
     }
