@@ -705,9 +705,15 @@ describe('upsert', () => {
     expect((await stored(1)).name).toBe('merged');
   });
 
-  test('ignore-duplicates leaves existing rows alone: nothing inserted, 200', async () => {
+  test('ignore-duplicates leaves existing rows alone: nothing inserted is still 201, as PostgREST answers', async () => {
     const res = await db.from(writes).upsert({ id: 1, code: 'w1', name: 'ignored' }, { ignoreDuplicates: true });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
+    expect((await stored(1)).name).toBe('merged');
+    const selected = await db
+      .from(writes)
+      .upsert({ id: 1, code: 'w1', name: 'ignored' }, { onConflict: 'code', ignoreDuplicates: true })
+      .select();
+    expect(selected).toMatchObject({ data: [], error: null, status: 201, statusText: 'Created' });
     expect((await stored(1)).name).toBe('merged');
     const fresh = await db
       .from(writes)

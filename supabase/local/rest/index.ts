@@ -304,8 +304,11 @@ export function restApp(ctx: StackContext): Hono {
         headers.Location = `/${plan.table.name}?${q.join('&')}`;
       }
     }
-    // An upsert that only updated (or ignored) rows created nothing: 200, as PostgREST answers.
-    const created = plan.kind === 'insert' && (result.inserted === undefined || result.inserted > 0);
+    // A merge-duplicates upsert that only updated rows created nothing: 200. Every other insert is 201,
+    // even an ignore-duplicates upsert that inserted nothing, as PostgREST answers (Response.hs).
+    const created =
+      plan.kind === 'insert' &&
+      !(prefer.resolution === 'merge-duplicates' && (result.inserted ?? result.pageTotal) <= 0);
     if (plan.returning === 'representation') {
       headers['Content-Type'] = accept.contentType;
       return completeResponse(c, result.body, created ? 201 : 200, headers);
