@@ -322,17 +322,20 @@ export function buildMutation(plan: MutatePlan): Statement {
               : ` ON CONFLICT (${on}) DO NOTHING`;
         }
         if (g.missingDefault && g.columns.length) {
-          // Defaults come from the catalog (pg_get_expr), never from the request; keys are bind parameters.
-          const values = g.columns.map((c) => {
-            const col = plan.table.columns.get(c);
-            const fallback = col?.defaultExpr ?? 'NULL';
-            return `CASE WHEN (pgrst_row.j)::jsonb ? ${b.param(c)} THEN _.${quoteIdent(c)} ELSE ${fallback} END`;
+          // As PostgREST builds it: each row is `jsonb_build_object(<every listed column's default>) || row`,
+          // so every default of the column list is evaluated for every row, sent key or not (a sequence
+          // advances once per row and column, as on hosted Supabase), and the keys a row sends win.
+          // Defaults come from the catalog (pg_get_expr), never from the request; names are bind parameters.
+          const defaults = g.columns.flatMap((c) => {
+            const expr = plan.table.columns.get(c)?.defaultExpr;
+            return expr === undefined ? [] : [`${b.param(c)}, ${expr}`];
           });
+          const rows =
+            `(SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(${defaults.join(', ')}) || pgrst_row.j ORDER BY pgrst_row.n) ` +
+            `FROM pg_catalog.jsonb_array_elements((${b.param(g.payload)})::jsonb) WITH ORDINALITY AS pgrst_row(j, n))`;
           return (
-            `INSERT INTO ${b.from}${target} SELECT ${values.join(', ')} ` +
-            `FROM pg_catalog.json_array_elements((${b.param(g.payload)})::json) WITH ORDINALITY AS pgrst_row(j, n), ` +
-            `LATERAL pg_catalog.json_populate_record(NULL::${b.from}, pgrst_row.j) _ ORDER BY pgrst_row.n` +
-            `${conflict} RETURNING ${rowReturning}`
+            `INSERT INTO ${b.from}${target} SELECT ${cols} ` +
+            `FROM pg_catalog.jsonb_populate_recordset(NULL::${b.from}, ${rows}) _${conflict} RETURNING ${rowReturning}`
           );
         }
         return (
