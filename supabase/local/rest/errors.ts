@@ -198,6 +198,12 @@ export const errors = {
       'Query result exceeds max-affected preference constraint',
       `The query affects ${rows} rows`,
     ),
+  maxAffectedRpc: () =>
+    ApiError.pgrst(
+      400,
+      'PGRST128',
+      'Function must return SETOF or TABLE when max-affected preference is used with handling=strict',
+    ),
   /** pg-safeupdate, which hosted Supabase loads for the API roles. */
   requiresWhere: (command: 'UPDATE' | 'DELETE') => ApiError.pgrst(400, '21000', `${command} requires a WHERE clause`),
   ambiguousFunction: (fn: string, candidates: { params: { name: string; type: string }[] }[]) =>

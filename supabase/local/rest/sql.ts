@@ -396,7 +396,7 @@ export function buildMutation(plan: MutatePlan): Statement {
 export function buildCall(plan: CallPlan): Statement {
   const r = plan.routine;
   const pseudo: Table = plan.table ?? { name: r.name, kind: 'f', columns: new Map(), primaryKey: [] };
-  const b = new Builder(pseudo, 'pgrst_call');
+  const b = new Builder(pseudo, 'pgrst_call_rows');
   const fn = `"public".${quoteIdent(r.name)}`;
   let from: string;
   if (plan.passBody) {
@@ -415,13 +415,15 @@ export function buildCall(plan: CallPlan): Statement {
   // A scalar result is one column named after the function, read as pgrst_scalar.
   const scalar = !plan.table;
   const fromScalar = scalar ? from.replace(/ pgrst_call$/, ' pgrst_call(pgrst_scalar)') : from;
+  // The call's rows, once: the count reads the same rows, so a volatile function runs a single time.
+  const rows = `pgrst_call_rows AS (SELECT ${scalar ? 'pgrst_call.pgrst_scalar' : 'pgrst_call.*'} FROM ${fromScalar})`;
   const where = scalar ? '' : b.where(plan.where);
-  const select = scalar ? 'pgrst_call.pgrst_scalar' : b.selectList(plan.select);
+  const select = scalar ? 'pgrst_call_rows.pgrst_scalar' : b.selectList(plan.select);
   const order = scalar ? '' : b.order(plan.order);
   const limit = plan.limit === undefined ? '' : ` LIMIT CAST(${b.param(String(plan.limit))} AS bigint)`;
   const offset = plan.offset ? ` OFFSET CAST(${b.param(String(plan.offset))} AS bigint)` : '';
-  const total =
-    plan.count && r.returnsSet ? `(SELECT pg_catalog.count(*) FROM ${fromScalar}${where})::text` : 'NULL::text';
+  // count=exact counts every function's rows, as PostgREST does: 1 for a function returning one value.
+  const total = plan.count ? `(SELECT pg_catalog.count(*) FROM pgrst_call_rows${where})::text` : 'NULL::text';
   let body: string;
   if (r.returnsVoid) body = "''";
   else if (scalar) {
@@ -433,7 +435,7 @@ export function buildCall(plan: CallPlan): Statement {
     if (!r.returnsSet) body = body.replace(/, ''\)$/, ", 'null')");
   }
   const text =
-    `WITH pgrst_source AS (SELECT ${select} FROM ${fromScalar}${where}${order}${limit}${offset}) ` +
+    `WITH ${rows}, pgrst_source AS (SELECT ${select} FROM pgrst_call_rows${where}${order}${limit}${offset}) ` +
     `SELECT ${total} AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${body} AS body ` +
     'FROM (SELECT * FROM pgrst_source) _postgrest_t';
   return { text, params: b.params };
