@@ -404,6 +404,30 @@ describe('headers and errors', () => {
     expect(res.headers.get('access-control-expose-headers')).toContain('Content-Range');
   });
 
+  test('a NUL in a quoted name or alias is 400 PGRST100, refused before any SQL is built', async () => {
+    const nul = '\u0000';
+    // [query, the message's parse source, the NUL's column in the parsed text]
+    const cases: [string, string, number][] = [
+      [`select=${encodeURIComponent(`"a${nul}b":name`)}`, `failed to parse select parameter ("a${nul}b":name)`, 3],
+      [`select=id&order=${encodeURIComponent(`"a${nul}b"`)}`, `failed to parse order ("a${nul}b")`, 3],
+      [`select=id&${encodeURIComponent(`"a${nul}b"`)}=eq.1`, `failed to parse tree path ("a${nul}b")`, 3],
+      [`select=id&or=${encodeURIComponent(`("a${nul}b".eq.1)`)}`, `failed to parse logic tree (("a${nul}b".eq.1))`, 6],
+    ];
+    for (const [query, source, column] of cases) {
+      const res = await rest(t, `${items}?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(await res.json(), query).toEqual({
+        code: 'PGRST100',
+        message: `${JSON.stringify(source)} (line 1, column ${column})`,
+        details: 'unexpected "\\u0000" expecting any character but NUL',
+        hint: null,
+      });
+    }
+    // The service is fine afterwards: the next request on the same tables answers.
+    const after = await rest(t, `${items}?select=id&id=eq.1`);
+    expect(await after.json()).toEqual([{ id: 1 }]);
+  });
+
   test('other methods are 405 PGRST117', async () => {
     const res = await rest(t, items, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(405);
