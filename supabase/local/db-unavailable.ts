@@ -1,6 +1,7 @@
 // Errors that mean "the database cannot be reached right now" (server stopped, restarting, connection cut),
 // as opposed to an error in a query. REST answers them as PostgREST does (503 PGRST001) and auth with a
 // 503 in GoTrue's shape, so clients see a clean, retryable failure; the driver reconnects on the next query.
+// The driver's own message goes to the log, never to the client.
 
 /** postgres.js and Node's socket errors for a connection that could not be made or was lost. */
 const CONNECTION_CODES = new Set([
@@ -29,7 +30,16 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return CONNECTION_CODES.has(code) || SERVER_CODES.test(code);
 }
 
-/** What went wrong, for the error's details: the driver's message. */
+/**
+ * What went wrong, for the stack's log only: the driver's message, which can name the database's host and
+ * port (`connect ECONNREFUSED 10.0.0.5:5432`). Never put it in a response body.
+ */
 export function unavailableDetail(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * The details a client sees instead: libpq's own words for a connection that is gone, which is what
+ * PostgREST passes through for PGRST001 when the server went away, and which names no host or port.
+ */
+export const UNAVAILABLE_PUBLIC_DETAIL = 'no connection to the server';

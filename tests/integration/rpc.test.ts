@@ -46,6 +46,16 @@ const FUNCTIONS = `
     language sql stable as $$ select 'secret' $$;
   revoke execute on function public.members_only() from public, anon;
   grant execute on function public.members_only() to authenticated;
+
+  create table public.rpc_users (username text primary key, status text not null);
+  grant all on public.rpc_users to anon, authenticated, service_role;
+  insert into public.rpc_users values ('supabot', 'ONLINE');
+  create function public.get_status(name_param text) returns text
+    language sql stable as $$ select status from public.rpc_users where username = name_param $$;
+  create function public.set_users_offline(name_param text) returns setof public.rpc_users
+    language sql as $$ update public.rpc_users set status = 'OFFLINE' where username like name_param returning * $$;
+  create function public.log_rows(n integer) returns setof public.rpc_log
+    language sql as $$ insert into public.rpc_log (note) select 'batch ' || i from generate_series(1, n) i returning * $$;
 `;
 
 beforeAll(async () => {
@@ -117,6 +127,76 @@ describe('results as PostgREST returns them', () => {
     expect(await single.json()).toEqual({ any: 'shape', n: 1 });
     const unnamed = await t.anon().rpc('echo_unnamed', { whole: ['body'] });
     expect(unnamed.data).toEqual({ whole: ['body'] });
+  });
+});
+
+describe('counts and max-affected, as PostgREST answers them', () => {
+  test("count: 'exact' on a function returning one value counts its one row, by POST, HEAD and GET", async () => {
+    const post = await t.anon().rpc('get_status', { name_param: 'supabot' }, { count: 'exact' });
+    expect(post).toMatchObject({ data: 'ONLINE', count: 1, error: null, status: 200 });
+    const head = await t.anon().rpc('get_status', { name_param: 'supabot' }, { head: true, count: 'exact' });
+    expect(head).toMatchObject({ data: null, count: 1, error: null, status: 200 });
+    const get = await t.anon().rpc('get_status', { name_param: 'supabot' }, { get: true, count: 'exact' });
+    expect(get).toMatchObject({ data: 'ONLINE', count: 1, error: null, status: 200 });
+    // A void function's 204 carries the same Content-Range.
+    const voidCall = await rest(t, 'rpc/log_note', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Prefer: 'count=exact' },
+      body: JSON.stringify({ note: 'counted' }),
+    });
+    expect(voidCall.status).toBe(204);
+    expect(voidCall.headers.get('content-range')).toBe('0-0/1');
+  });
+
+  test("count: 'exact' runs a function that writes once: the count and the rows stored agree", async () => {
+    const before = await t.stack.ctx.db.query("select 1 from public.rpc_log where note like 'batch %'");
+    const res = await t.anon().rpc('log_rows', { n: 3 }, { count: 'exact' }).select('note');
+    expect(res).toMatchObject({ count: 3, error: null, status: 200 });
+    expect(res.data).toEqual([{ note: 'batch 1' }, { note: 'batch 2' }, { note: 'batch 3' }]);
+    const after = await t.stack.ctx.db.query("select 1 from public.rpc_log where note like 'batch %'");
+    expect(after.length - before.length).toBe(3);
+  });
+
+  test('max-affected on a function returning more rows: 400 PGRST124, and what it wrote is rolled back', async () => {
+    await t.stack.ctx.db.exec(
+      "insert into public.rpc_users values ('testuser1', 'ONLINE'), ('testuser2', 'ONLINE'), ('testuser3', 'ONLINE')",
+    );
+    const call = (name: string, max: number) =>
+      rest(t, 'rpc/set_users_offline?select=*', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Prefer: `handling=strict, max-affected=${max}` },
+        body: JSON.stringify({ name_param: name }),
+      });
+    const over = await call('testuser%', 1);
+    expect(over.status).toBe(400);
+    expect(await over.json()).toEqual({
+      code: 'PGRST124',
+      message: 'Query result exceeds max-affected preference constraint',
+      details: 'The query affects 3 rows',
+      hint: null,
+    });
+    const statuses = await t.stack.ctx.db.query<{ status: string }>(
+      "select status from public.rpc_users where username like 'testuser%'",
+    );
+    expect(statuses.map((r) => r.status)).toEqual(['ONLINE', 'ONLINE', 'ONLINE']);
+
+    const within = await call('testuser1', 1);
+    expect(within.status).toBe(200);
+    expect(within.headers.get('preference-applied')).toBe('handling=strict, max-affected=1');
+    expect(await within.json()).toEqual([{ username: 'testuser1', status: 'OFFLINE' }]);
+  });
+
+  test('max-affected on a function returning one value: 400 PGRST128', async () => {
+    const res = await rest(t, 'rpc/get_status', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Prefer: 'handling=strict, max-affected=1' },
+      body: JSON.stringify({ name_param: 'supabot' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      code: 'PGRST128',
+      message: 'Function must return SETOF or TABLE when max-affected preference is used with handling=strict',
+    });
   });
 });
 

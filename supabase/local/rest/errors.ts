@@ -1,5 +1,5 @@
 // PostgREST's error answers: the body {code, details, hint, message} and the HTTP status it picks.
-import { isDatabaseUnavailable, unavailableDetail } from '../db-unavailable.ts';
+import { isDatabaseUnavailable, UNAVAILABLE_PUBLIC_DETAIL, unavailableDetail } from '../db-unavailable.ts';
 
 export interface ErrorBody {
   code: string;
@@ -117,9 +117,16 @@ export function pgStatus(code: string, message: string, authed: boolean): number
 /** Turns anything thrown while answering into the response PostgREST would give. */
 export function toApiError(err: unknown, authed: boolean): ApiError {
   if (err instanceof ApiError) return err;
-  // The database is down or restarting: PostgREST's 503 for a connection it cannot use.
+  // The database is down or restarting: PostgREST's 503 for a connection it cannot use. The driver's
+  // message (which can name the database's host and port) is logged; the client gets a generic detail.
   if (isDatabaseUnavailable(err)) {
-    return ApiError.pgrst(503, 'PGRST001', 'Database client error. Retrying the connection.', unavailableDetail(err));
+    console.error('[rest] database unavailable:', unavailableDetail(err));
+    return ApiError.pgrst(
+      503,
+      'PGRST001',
+      'Database client error. Retrying the connection.',
+      UNAVAILABLE_PUBLIC_DETAIL,
+    );
   }
   if (isPgError(err)) {
     const message = String(err.message ?? '');
@@ -197,6 +204,12 @@ export const errors = {
       'PGRST124',
       'Query result exceeds max-affected preference constraint',
       `The query affects ${rows} rows`,
+    ),
+  maxAffectedRpc: () =>
+    ApiError.pgrst(
+      400,
+      'PGRST128',
+      'Function must return SETOF or TABLE when max-affected preference is used with handling=strict',
     ),
   /** pg-safeupdate, which hosted Supabase loads for the API roles. */
   requiresWhere: (command: 'UPDATE' | 'DELETE') => ApiError.pgrst(400, '21000', `${command} requires a WHERE clause`),

@@ -234,27 +234,37 @@ export function restApp(ctx: StackContext): Hono {
 
   async function answerCall(c: Context, plan: CallPlan, rc: RequestContext, prefer: Preferences, accept: Negotiated) {
     const end = await transactionEnd(prefer);
+    // Prefer: handling=strict, max-affected=n on a function returning rows (planCall refuses the others).
+    const limitAffected = prefer.handling === 'strict' && prefer.maxAffected !== undefined;
     const result = await execute(
       ctx.db,
       rc,
       buildCall(plan),
       (r) => {
         if (plan.single && plan.routine.returnsSet && r.pageTotal !== 1) throw errors.singular(r.pageTotal);
+        // Thrown inside the transaction, so whatever the function wrote is rolled back.
+        if (limitAffected && r.pageTotal > (prefer.maxAffected as number)) throw errors.maxAffected(r.pageTotal);
       },
       { readOnly: plan.readOnly, rollback: end.rollback },
     );
-    if (plan.routine.returnsVoid) {
-      const appliedTx = appliedPreferences(prefer, [...end.kinds]);
-      return completeResponse(c, null, 204, appliedTx ? { 'Preference-Applied': appliedTx } : {});
-    }
     const lower = plan.offset;
     const upper = lower + result.pageTotal - 1;
     const total = result.total;
+    const applied = appliedPreferences(prefer, [
+      'count',
+      ...end.kinds,
+      ...(limitAffected ? (['handling', 'max-affected'] as const) : []),
+    ]);
+    // A void function answers 204, with the Content-Range PostgREST sends for its one (empty) result.
+    if (plan.routine.returnsVoid) {
+      const voidHeaders: Record<string, string> = { 'Content-Range': contentRange(lower, upper, total) };
+      if (applied) voidHeaders['Preference-Applied'] = applied;
+      return completeResponse(c, null, 204, voidHeaders);
+    }
     const headers: Record<string, string> = {
       'Content-Range': contentRange(lower, upper, total),
       'Content-Type': accept.contentType,
     };
-    const applied = appliedPreferences(prefer, ['count', ...end.kinds]);
     if (applied) headers['Preference-Applied'] = applied;
     const status = total !== undefined && 1 + upper - lower < total ? 206 : 200;
     if (rc.method === 'HEAD') return completeResponse(c, null, status, headers);
@@ -304,8 +314,11 @@ export function restApp(ctx: StackContext): Hono {
         headers.Location = `/${plan.table.name}?${q.join('&')}`;
       }
     }
-    // An upsert that only updated (or ignored) rows created nothing: 200, as PostgREST answers.
-    const created = plan.kind === 'insert' && (result.inserted === undefined || result.inserted > 0);
+    // A merge-duplicates upsert that only updated rows created nothing: 200. Every other insert is 201,
+    // even an ignore-duplicates upsert that inserted nothing, as PostgREST answers (Response.hs).
+    const created =
+      plan.kind === 'insert' &&
+      !(prefer.resolution === 'merge-duplicates' && (result.inserted ?? result.pageTotal) <= 0);
     if (plan.returning === 'representation') {
       headers['Content-Type'] = accept.contentType;
       return completeResponse(c, result.body, created ? 201 : 200, headers);

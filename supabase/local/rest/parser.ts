@@ -78,12 +78,15 @@ class Failure {
   readonly unexpected: string;
   readonly expecting: string[];
   readonly custom?: string;
+  /** Not undone by `attempt`: no other reading of the text can succeed (a NUL in a name). */
+  readonly fatal: boolean;
 
-  constructor(pos: number, unexpected: string, expecting: string[], custom?: string) {
+  constructor(pos: number, unexpected: string, expecting: string[], custom?: string, fatal = false) {
     this.pos = pos;
     this.unexpected = unexpected;
     this.expecting = expecting;
     this.custom = custom;
+    this.fatal = fatal;
   }
 }
 
@@ -119,6 +122,10 @@ class Stream {
   fail(expecting: string[], custom?: string): never {
     throw new Failure(this.pos, showChar(this.peek()), expecting, custom);
   }
+  /** A failure that alternatives cannot recover from. */
+  fatal(expecting: string[]): never {
+    throw new Failure(this.pos, showChar(this.peek()), expecting, undefined, true);
+  }
   expect(s: string, label = JSON.stringify(s)): void {
     if (!this.startsWith(s)) this.fail([label]);
     this.pos += s.length;
@@ -132,7 +139,7 @@ class Stream {
     try {
       return fn();
     } catch (err) {
-      if (!(err instanceof Failure)) throw err;
+      if (!(err instanceof Failure) || err.fatal) throw err;
       this.pos = start;
       return undefined;
     }
@@ -184,7 +191,18 @@ function identifier(s: Stream): string {
 
 /** A field name: quoted, or identifiers joined by `-` (a `-` before `>` belongs to a JSON arrow). */
 function fieldName(s: Stream): string {
-  if (s.peek() === '"') return quotedValue(s);
+  if (s.peek() === '"') {
+    const start = s.pos;
+    const name = quotedValue(s);
+    // Postgres takes no NUL in a name (nor anywhere in a statement's text, which ends at the first NUL):
+    // refused here, before any SQL is built.
+    const nul = s.text.indexOf('\u0000', start);
+    if (nul >= 0 && nul < s.pos) {
+      s.pos = nul;
+      s.fatal(['any character but NUL']);
+    }
+    return name;
+  }
   if (!isIdentChar(s.peek())) s.fail(['field name (* or [a..z0..9_$])']);
   const parts = [identifier(s)];
   while (s.peek() === '-' && s.peek(1) !== '>' && isIdentChar(s.peek(1))) {

@@ -96,6 +96,10 @@ export async function planCall(input: CallInput, routines: RoutineCache, db: Db)
     }
   }
   if (!routine) throw noFunction(input, keys, singleObject, overloads);
+  // max-affected counts the rows a function returns: one returning a single value cannot be limited.
+  if (input.prefer.handling === 'strict' && input.prefer.maxAffected !== undefined && !routine.returnsSet) {
+    throw errors.maxAffectedRpc();
+  }
 
   const params = passBody ? [] : routine.params.filter((p) => keys.includes(p.name));
   const table: Table | undefined = routine.columns

@@ -322,17 +322,20 @@ export function buildMutation(plan: MutatePlan): Statement {
               : ` ON CONFLICT (${on}) DO NOTHING`;
         }
         if (g.missingDefault && g.columns.length) {
-          // Defaults come from the catalog (pg_get_expr), never from the request; keys are bind parameters.
-          const values = g.columns.map((c) => {
-            const col = plan.table.columns.get(c);
-            const fallback = col?.defaultExpr ?? 'NULL';
-            return `CASE WHEN (pgrst_row.j)::jsonb ? ${b.param(c)} THEN _.${quoteIdent(c)} ELSE ${fallback} END`;
+          // As PostgREST builds it: each row is `jsonb_build_object(<every listed column's default>) || row`,
+          // so every default of the column list is evaluated for every row, sent key or not (a sequence
+          // advances once per row and column, as on hosted Supabase), and the keys a row sends win.
+          // Defaults come from the catalog (pg_get_expr), never from the request; names are bind parameters.
+          const defaults = g.columns.flatMap((c) => {
+            const expr = plan.table.columns.get(c)?.defaultExpr;
+            return expr === undefined ? [] : [`${b.param(c)}, ${expr}`];
           });
+          const rows =
+            `(SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(${defaults.join(', ')}) || pgrst_row.j ORDER BY pgrst_row.n) ` +
+            `FROM pg_catalog.jsonb_array_elements((${b.param(g.payload)})::jsonb) WITH ORDINALITY AS pgrst_row(j, n))`;
           return (
-            `INSERT INTO ${b.from}${target} SELECT ${values.join(', ')} ` +
-            `FROM pg_catalog.json_array_elements((${b.param(g.payload)})::json) WITH ORDINALITY AS pgrst_row(j, n), ` +
-            `LATERAL pg_catalog.json_populate_record(NULL::${b.from}, pgrst_row.j) _ ORDER BY pgrst_row.n` +
-            `${conflict} RETURNING ${rowReturning}`
+            `INSERT INTO ${b.from}${target} SELECT ${cols} ` +
+            `FROM pg_catalog.jsonb_populate_recordset(NULL::${b.from}, ${rows}) _${conflict} RETURNING ${rowReturning}`
           );
         }
         return (
@@ -393,7 +396,7 @@ export function buildMutation(plan: MutatePlan): Statement {
 export function buildCall(plan: CallPlan): Statement {
   const r = plan.routine;
   const pseudo: Table = plan.table ?? { name: r.name, kind: 'f', columns: new Map(), primaryKey: [] };
-  const b = new Builder(pseudo, 'pgrst_call');
+  const b = new Builder(pseudo, 'pgrst_call_rows');
   const fn = `"public".${quoteIdent(r.name)}`;
   let from: string;
   if (plan.passBody) {
@@ -412,13 +415,15 @@ export function buildCall(plan: CallPlan): Statement {
   // A scalar result is one column named after the function, read as pgrst_scalar.
   const scalar = !plan.table;
   const fromScalar = scalar ? from.replace(/ pgrst_call$/, ' pgrst_call(pgrst_scalar)') : from;
+  // The call's rows, once: the count reads the same rows, so a volatile function runs a single time.
+  const rows = `pgrst_call_rows AS (SELECT ${scalar ? 'pgrst_call.pgrst_scalar' : 'pgrst_call.*'} FROM ${fromScalar})`;
   const where = scalar ? '' : b.where(plan.where);
-  const select = scalar ? 'pgrst_call.pgrst_scalar' : b.selectList(plan.select);
+  const select = scalar ? 'pgrst_call_rows.pgrst_scalar' : b.selectList(plan.select);
   const order = scalar ? '' : b.order(plan.order);
   const limit = plan.limit === undefined ? '' : ` LIMIT CAST(${b.param(String(plan.limit))} AS bigint)`;
   const offset = plan.offset ? ` OFFSET CAST(${b.param(String(plan.offset))} AS bigint)` : '';
-  const total =
-    plan.count && r.returnsSet ? `(SELECT pg_catalog.count(*) FROM ${fromScalar}${where})::text` : 'NULL::text';
+  // count=exact counts every function's rows, as PostgREST does: 1 for a function returning one value.
+  const total = plan.count ? `(SELECT pg_catalog.count(*) FROM pgrst_call_rows${where})::text` : 'NULL::text';
   let body: string;
   if (r.returnsVoid) body = "''";
   else if (scalar) {
@@ -430,7 +435,7 @@ export function buildCall(plan: CallPlan): Statement {
     if (!r.returnsSet) body = body.replace(/, ''\)$/, ", 'null')");
   }
   const text =
-    `WITH pgrst_source AS (SELECT ${select} FROM ${fromScalar}${where}${order}${limit}${offset}) ` +
+    `WITH ${rows}, pgrst_source AS (SELECT ${select} FROM pgrst_call_rows${where}${order}${limit}${offset}) ` +
     `SELECT ${total} AS total, pg_catalog.count(_postgrest_t)::int AS page_total, ${body} AS body ` +
     'FROM (SELECT * FROM pgrst_source) _postgrest_t';
   return { text, params: b.params };
