@@ -52,7 +52,7 @@ describe('current password', () => {
     const { client, email } = await signedIn();
     const { error } = await client.auth.updateUser({ password: NEW_PASSWORD });
     expect(error).toMatchObject({ status: 400, code: 'current_password_required' });
-    expect(error!.message).toBe('Current password required when setting new password.');
+    expect(error?.message).toBe('Current password required when setting new password.');
     expect(await passwordWorks(email, GOOD_PASSWORD)).toBe(true);
     expect(await passwordWorks(email, NEW_PASSWORD)).toBe(false);
   });
@@ -97,7 +97,7 @@ describe('secure_password_change: sessions signed in more than 24 hours ago', ()
     await ageSession(sessionIdOf(session.access_token), 25);
     const { error } = await client.auth.updateUser({ password: NEW_PASSWORD, current_password: GOOD_PASSWORD });
     expect(error).toMatchObject({ status: 400, code: 'reauthentication_needed' });
-    expect(error!.message).toBe('Password update requires reauthentication');
+    expect(error?.message).toBe('Password update requires reauthentication');
     expect(await passwordWorks(email, GOOD_PASSWORD)).toBe(true);
   });
 
@@ -119,7 +119,7 @@ describe('secure_password_change: sessions signed in more than 24 hours ago', ()
 
     const bad = await client.auth.updateUser({ password: NEW_PASSWORD, current_password: GOOD_PASSWORD, nonce: wrong });
     expect(bad.error).toMatchObject({ status: 422, code: 'reauthentication_not_valid' });
-    expect(bad.error!.message).toBe('Nonce has expired or is invalid');
+    expect(bad.error?.message).toBe('Nonce has expired or is invalid');
     expect(await passwordWorks(email, GOOD_PASSWORD)).toBe(true);
 
     const good = await client.auth.updateUser({ password: NEW_PASSWORD, current_password: GOOD_PASSWORD, nonce });
@@ -164,5 +164,26 @@ describe('secure_password_change: sessions signed in more than 24 hours ago', ()
     const res = await raw(t, '/reauthenticate', { headers: { Authorization: undefined } });
     expect(res.status).toBe(401);
     expect(res.body.error_code ?? res.body.code).toBe('no_authorization');
+  });
+});
+
+describe('REQUIRE_CURRENT_PASSWORD=off: a hosted project without "Require current password when updating"', () => {
+  let off: TestStack;
+  beforeAll(async () => {
+    off = await startTestStack({ requireCurrentPassword: false });
+  });
+  afterAll(() => off?.stop());
+
+  test('secure_password_change alone: a session under 24 hours changes it with the token only; older needs the nonce', async () => {
+    const account = await confirmedUser(off, uniqueEmail('pwoff'), GOOD_PASSWORD);
+    const client = off.anon();
+    const { data } = await client.auth.signInWithPassword({ email: account.email, password: GOOD_PASSWORD });
+    expect((await client.auth.updateUser({ password: NEW_PASSWORD })).error).toBeNull();
+
+    await off.stack.ctx.db.query(`update auth.sessions set created_at = now() - interval '25 hours' where id = $1`, [
+      sessionIdOf(data.session!.access_token),
+    ]);
+    const { error } = await client.auth.updateUser({ password: 'Th1rd-password!' });
+    expect(error).toMatchObject({ status: 400, code: 'reauthentication_needed' });
   });
 });
