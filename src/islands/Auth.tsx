@@ -1,9 +1,19 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { type AuthLabels, type AuthMode, type AuthTab, readAuthEntry, tabHref } from '../lib/auth-forms.ts';
-import { $auth } from '../stores/auth.ts';
+import {
+  type AuthLabels,
+  type AuthMode,
+  type AuthTab,
+  fillAccounts,
+  readAuthEntry,
+  recoveryLinkAction,
+  tabHref,
+} from '../lib/auth-forms.ts';
+import { SUPABASE_KEY } from '../stores/api-key.ts';
+import { $auth, SUPABASE_URL } from '../stores/auth.ts';
 import { supabase } from '../stores/supabase.ts';
+import { queueToast, toast } from '../stores/toasts.ts';
 import AuthReset from './parts/AuthReset.tsx';
-import AuthSignIn from './parts/AuthSignIn.tsx';
+import AuthSignIn, { primaryButtonClass } from './parts/AuthSignIn.tsx';
 import AuthSignUp from './parts/AuthSignUp.tsx';
 import { problemToast } from './parts/auth-toast.ts';
 import type { PasswordChecklistLabels } from './parts/PasswordChecklist.tsx';
@@ -20,6 +30,57 @@ function showUrl(mode: AuthMode) {
   history.replaceState(history.state, '', tabHref(mode));
 }
 
+interface Account {
+  id: string;
+  email: string;
+}
+
+/**
+ * The account a link's access token belongs to, as the auth service reads it (GET /auth/v1/user); null when
+ * it refuses the token. A plain request, not auth.getUser(token): that drops the stored session when the
+ * answer is session_not_found, and a stale link must not sign the member out.
+ */
+async function linkAccount(accessToken: string): Promise<Account | null> {
+  try {
+    const res = await fetch(`${SUPABASE_URL.replace(/\/+$/, '')}/auth/v1/user`, {
+      headers: { apikey: SUPABASE_KEY, Authorization: `Bearer ${accessToken}` },
+    });
+    if (!res.ok) return null;
+    const user = (await res.json()) as { id?: unknown; email?: unknown };
+    if (typeof user.id !== 'string') return null;
+    return { id: user.id, email: typeof user.email === 'string' ? user.email : '' };
+  } catch {
+    return null;
+  }
+}
+
+/** Makes a recovery link's tokens the session if they are still the account `expected`, and cleans the address. */
+async function takeRecoveryLink(tokens: { access_token: string; refresh_token: string }, expected: Account) {
+  const client = supabase();
+  const { data, error } = await client.auth.setSession(tokens);
+  if (error) return false;
+  if (data.user?.id !== expected.id) {
+    // The refresh token belongs to another account than the access token: not a real recovery link.
+    await client.auth.signOut({ scope: 'local' }).catch(() => {});
+    return false;
+  }
+  showUrl('reset');
+  return true;
+}
+
+/** The toast for a link that was used, has expired or was refused, and the address of the Sign In tab. */
+function linkExpired(labels: AuthLabels) {
+  problemToast(labels, { title: 'linkExpiredTitle', description: 'linkExpiredDescription' });
+  showUrl('signin');
+}
+
+/** A recovery link for another account than the signed-in one, waiting for the visitor's answer. */
+interface OtherAccount {
+  current: string;
+  link: Account;
+  tokens: { access_token: string; refresh_token: string };
+}
+
 /**
  * The /auth page: Sign In / Sign Up tabs, or the password reset form when the page was opened from a
  * recovery link (code, hash tokens or tab=reset) or a PASSWORD_RECOVERY event arrives.
@@ -32,28 +93,65 @@ export default function Auth({ labels, passwordLabels }: Props) {
   const tabRefs = useRef<Record<AuthTab, HTMLButtonElement | null>>({ signin: null, signup: null });
   // True once a recovery link (or event) gave this page its session: leaving the reset form drops it.
   const recoverySession = useRef(false);
+  const [otherAccount, setOtherAccount] = useState<OtherAccount | null>(null);
 
   useEffect(() => {
     const client = supabase();
     let active = true;
 
     function expired() {
-      problemToast(labels, { title: 'linkExpiredTitle', description: 'linkExpiredDescription' });
-      showUrl('signin');
+      linkExpired(labels);
       if (active) setMode('signin');
     }
 
     async function start() {
       const entry = readAuthEntry(location.search, location.hash);
-      if (entry.kind === 'link-error') return expired();
-      if (entry.kind === 'code' || entry.kind === 'tokens') {
-        const { error } =
-          entry.kind === 'code'
-            ? await client.auth.exchangeCodeForSession(entry.code)
-            : await client.auth.setSession({ access_token: entry.accessToken, refresh_token: entry.refreshToken });
+      if (entry.kind === 'link-error') {
+        if (active) expired();
+        return;
+      }
+      if (entry.kind === 'not-recovery') {
+        // Tokens from anything but a recovery link never become the session (login CSRF, session fixation).
+        const refused = {
+          title: labels.linkRefusedTitle,
+          description: labels.linkRefusedDescription,
+          variant: 'destructive' as const,
+        };
+        showUrl('signin');
+        const { data } = await client.auth.getSession();
+        if (data.session) {
+          queueToast(refused);
+          location.replace('/');
+          return;
+        }
+        toast(refused);
+        if (active) setMode('signin');
+        return;
+      }
+      if (entry.kind === 'code') {
+        const { error } = await client.auth.exchangeCodeForSession(entry.code);
+        if (!active) return;
         if (error) return expired();
         recoverySession.current = true;
         showUrl('reset');
+        setMode('reset');
+        return;
+      }
+      if (entry.kind === 'tokens') {
+        const tokens = { access_token: entry.accessToken, refresh_token: entry.refreshToken };
+        // Out of the address bar (and history) at once, whatever happens next.
+        showUrl('reset');
+        const [link, { data }] = await Promise.all([linkAccount(entry.accessToken), client.auth.getSession()]);
+        if (!active) return;
+        if (!link) return expired();
+        const signedIn = data.session?.user ?? null;
+        if (signedIn && recoveryLinkAction(signedIn.id, link.id) === 'ask') {
+          // A signed-in member is never switched to another account without saying so.
+          setOtherAccount({ current: signedIn.email ?? '', link, tokens });
+          return;
+        }
+        if (!(await takeRecoveryLink(tokens, link))) return expired();
+        recoverySession.current = true;
         if (active) setMode('reset');
         return;
       }
@@ -119,6 +217,49 @@ export default function Auth({ labels, passwordLabels }: Props) {
         .catch(() => {});
     }
     selectTab('signin');
+  }
+
+  async function answerOtherAccount(proceed: boolean) {
+    const pending = otherAccount;
+    if (!pending) return;
+    if (!proceed) {
+      location.replace('/');
+      return;
+    }
+    setOtherAccount(null);
+    await supabase()
+      .auth.signOut({ scope: 'local' })
+      .catch(() => {});
+    if (await takeRecoveryLink(pending.tokens, pending.link)) {
+      recoverySession.current = true;
+      setMode('reset');
+    } else {
+      linkExpired(labels);
+      setMode('signin');
+    }
+  }
+
+  if (otherAccount) {
+    return (
+      <section aria-labelledby="other-account-heading" className="space-y-4">
+        <h2 id="other-account-heading" className="text-xl font-semibold text-white">
+          {labels.otherAccountHeading}
+        </h2>
+        <p className="text-muted">
+          {fillAccounts(labels.otherAccountText, otherAccount.current, otherAccount.link.email)}
+        </p>
+        <button type="button" className={primaryButtonClass} onClick={() => answerOtherAccount(false)}>
+          {labels.otherAccountStay}
+        </button>
+        <button
+          type="button"
+          className="min-h-12 w-full rounded-lg font-semibold text-white hover:bg-white/10"
+          onClick={() => answerOtherAccount(true)}
+        >
+          {labels.otherAccountContinue}
+        </button>
+      </section>
+    );
   }
 
   if (mode === null) {

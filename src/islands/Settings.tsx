@@ -22,6 +22,7 @@ export const settingsLabelKeys = [
   'success',
   'securityHeading',
   'passwordHeading',
+  'currentPassword',
   'newPassword',
   'confirmPassword',
   'updatePassword',
@@ -34,6 +35,8 @@ export const settingsLabelKeys = [
   'passwordUpdated',
   'passwordFailedTitle',
   'samePassword',
+  'currentPasswordWrongTitle',
+  'currentPasswordWrong',
   'reauthenticate',
   'sessionExpired',
   'twoFactorHeading',
@@ -65,7 +68,7 @@ export default function Settings({ frame, labels, checklist, panels }: Props) {
               {labels.securityHeading}
             </h2>
             <div className="mt-6 grid gap-8 lg:grid-cols-2">
-              <SettingsPassword labels={labels} checklist={checklist} />
+              <SettingsPassword email={user.email ?? ''} labels={labels} checklist={checklist} />
               <div className="self-start rounded-xl border border-dashed border-navy-600 p-5">
                 <span className="rounded-full border border-accent/50 bg-accent/10 px-3 py-1 text-sm font-semibold text-accent">
                   {labels.comingSoon}

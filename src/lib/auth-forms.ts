@@ -58,6 +58,12 @@ export const AUTH_LABEL_KEYS = [
   'updateFailedTitle',
   'passwordUpdatedTitle',
   'passwordUpdatedDescription',
+  'linkRefusedTitle',
+  'linkRefusedDescription',
+  'otherAccountHeading',
+  'otherAccountText',
+  'otherAccountContinue',
+  'otherAccountStay',
 ] as const;
 
 export type AuthLabelKey = (typeof AUTH_LABEL_KEYS)[number];
@@ -66,15 +72,20 @@ export type AuthLabels = Record<AuthLabelKey, string>;
 export type AuthTab = 'signin' | 'signup';
 export type AuthMode = AuthTab | 'reset';
 
-/** What the page was opened with: a tab, a PKCE code, hash tokens, or an error from a used or expired link. */
+/**
+ * What the page was opened with: a tab, a PKCE code, the tokens of a recovery link, tokens of anything else
+ * (refused: only a recovery link may set the session from the address), or an error from a used or expired
+ * link.
+ */
 export type AuthEntry =
   | { kind: 'tab'; tab: AuthTab }
   | { kind: 'reset' }
   | { kind: 'code'; code: string }
   | { kind: 'tokens'; accessToken: string; refreshToken: string }
+  | { kind: 'not-recovery' }
   | { kind: 'link-error'; code: string };
 
-/** Reads /auth's query and fragment. Errors win over tokens; a code or tokens mean reset mode. */
+/** Reads /auth's query and fragment. Errors win over tokens; a code or recovery tokens mean reset mode. */
 export function readAuthEntry(search: string, hash: string): AuthEntry {
   const query = new URLSearchParams(search);
   const fragment = new URLSearchParams(hash.replace(/^#/, ''));
@@ -84,12 +95,29 @@ export function readAuthEntry(search: string, hash: string): AuthEntry {
   if (code) return { kind: 'code', code };
   const accessToken = fragment.get('access_token');
   const refreshToken = fragment.get('refresh_token');
+  const recovery = fragment.get('type') === 'recovery';
+  // Tokens another kind of link (or a crafted one) carries would sign the visitor in to whatever account
+  // they belong to: they are never used.
+  if (accessToken && !recovery) return { kind: 'not-recovery' };
   if (accessToken && refreshToken) return { kind: 'tokens', accessToken, refreshToken };
   // A recovery fragment without both tokens cannot become a session: treat it as an expired link.
-  if (fragment.get('type') === 'recovery' || accessToken) return { kind: 'link-error', code: 'otp_expired' };
+  if (recovery) return { kind: 'link-error', code: 'otp_expired' };
   const tab = query.get('tab');
   if (tab === 'reset') return { kind: 'reset' };
   return { kind: 'tab', tab: tab === 'signup' ? 'signup' : 'signin' };
+}
+
+/**
+ * A recovery link opened while someone is signed in: its account replaces the signed-in one only when it is
+ * the same account ('use'); for another account the visitor is asked first ('ask').
+ */
+export function recoveryLinkAction(signedInUserId: string | null, linkUserId: string): 'use' | 'ask' {
+  return signedInUserId === null || signedInUserId === linkUserId ? 'use' : 'ask';
+}
+
+/** `{current}` and `{link}` in a label, filled with the two addresses. */
+export function fillAccounts(text: string, current: string, link: string): string {
+  return text.replace('{current}', current).replace('{link}', link);
 }
 
 export function tabHref(mode: AuthMode): string {

@@ -46,6 +46,12 @@ export interface StackConfig {
   mailFrom: string;
   contactInbox: string;
   rateLimits: boolean;
+  /**
+   * REQUIRE_CURRENT_PASSWORD: a password change through PUT /auth/v1/user needs the current password, as
+   * the hosted project's "Require current password when updating" (default on; `off` turns it off).
+   * config.toml has no key for it: the Supabase CLI does not know that setting.
+   */
+  requireCurrentPassword: boolean;
   /** TRUSTED_PROXIES: IPs / CIDRs of proxies whose X-Forwarded-For names the client (default none). */
   trustedProxies: string;
   /**
@@ -114,6 +120,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     mailFrom: env.MAIL_FROM ?? 'SignalOne <no-reply@signals.local>',
     contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
     rateLimits: env.RATE_LIMITS !== 'off',
+    requireCurrentPassword: env.REQUIRE_CURRENT_PASSWORD !== 'off',
     trustedProxies: env.TRUSTED_PROXIES ?? '',
     news: {
       feedUrls: env.NEWS_FEED_URLS || undefined,

@@ -68,6 +68,23 @@ async function mailedLink(to: string): Promise<string> {
   throw new Error(`no mail to ${to}`);
 }
 
+/** A fresh session of the account: the tokens a link to /auth would carry. */
+async function sessionTokens(email: string, password = PASSWORD) {
+  const res = await fetch(`${API}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(res.status).toBe(200);
+  const session = (await res.json()) as { access_token: string; refresh_token: string };
+  return `access_token=${session.access_token}&expires_in=3600&refresh_token=${session.refresh_token}&token_type=bearer`;
+}
+
+/** The address of the session supabase-js keeps in this page's storage, or null. */
+function storedEmail(page: Page): Promise<string | null> {
+  return page.evaluate(() => JSON.parse(localStorage.getItem('sb-127-auth-token') ?? 'null')?.user?.email ?? null);
+}
+
 const toast = (page: Page, title: string) =>
   page.getByRole('region', { name: site.labels.notifications }).locator('li').filter({ hasText: title });
 
@@ -165,6 +182,69 @@ test.describe('desktop', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     await page.goto('/auth?tab=signup');
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+  });
+
+  test("another account's tokens without type=recovery are refused: the member stays signed in", async ({
+    page,
+    browser,
+  }) => {
+    const member = uniqueEmail('fixate-member');
+    const stranger = uniqueEmail('fixate-stranger');
+    await createUser(member);
+    await createUser(stranger);
+    await signIn(page, member, PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    await page.goto(`/auth#${await sessionTokens(stranger)}`);
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+    await expect(toast(page, t('linkRefusedTitle'))).toContainText(t('linkRefusedDescription'));
+    expect(await storedEmail(page)).toBe(member);
+    await expect(page.getByRole('banner').getByText(member).filter({ visible: true })).toBeVisible();
+
+    // Signed out, the same link signs nobody in either.
+    const fresh = await browser.newContext();
+    const other = await fresh.newPage();
+    await other.goto(`/auth#${await sessionTokens(stranger)}`);
+    await expect(toast(other, t('linkRefusedTitle'))).toBeVisible();
+    await expect(other).toHaveURL(/\/auth\?tab=signin$/);
+    expect(await storedEmail(other)).toBeNull();
+    await fresh.close();
+  });
+
+  test('a recovery link of another account asks first: Stay keeps the member, the other answer opens its reset form', async ({
+    page,
+  }) => {
+    const member = uniqueEmail('recover-member');
+    const stranger = uniqueEmail('recover-stranger');
+    await createUser(member);
+    await createUser(stranger);
+    await signIn(page, member, PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    const link = `/auth?tab=reset#${await sessionTokens(stranger)}&type=recovery`;
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: t('otherAccountHeading') })).toBeVisible();
+    await expect(
+      page.getByText(t('otherAccountText').replace('{current}', member).replace('{link}', stranger)),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/auth\?tab=reset$/);
+    expect(await storedEmail(page)).toBe(member);
+    await page.getByRole('button', { name: t('otherAccountStay') }).click();
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+    expect(await storedEmail(page)).toBe(member);
+
+    await page.goto(link);
+    await page.getByRole('button', { name: t('otherAccountContinue') }).click();
+    await expect(page.getByRole('heading', { name: t('resetHeading') })).toBeVisible();
+    expect(await storedEmail(page)).toBe(stranger);
+
+    // The signed-in account's own recovery link needs no question (from another page: a change of the
+    // fragment alone would not load /auth again).
+    await page.goto('/about-us');
+    await page.goto(`/auth?tab=reset#${await sessionTokens(stranger)}&type=recovery`);
+    await expect(page.getByRole('heading', { name: t('resetHeading') })).toBeVisible();
+    await expect(page.getByRole('heading', { name: t('otherAccountHeading') })).toHaveCount(0);
+    expect(await storedEmail(page)).toBe(stranger);
   });
 
   test('forgot password without an email: Email required', async ({ page }) => {

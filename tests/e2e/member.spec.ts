@@ -270,7 +270,7 @@ test.describe('signed in', () => {
     expect(await profileRow(member.id)).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace' });
   });
 
-  test('settings: Change password keeps to the rules, then the new password signs in and the old one fails', async ({
+  test('settings: Change password asks for the current password and keeps to the rules; then the new one signs in', async ({
     page,
   }) => {
     const member = await createMember();
@@ -280,6 +280,7 @@ test.describe('signed in', () => {
     await expect(security.getByText(settings('twoFactorHeading'))).toBeVisible();
     await expect(security.getByText(settings('comingSoon'))).toBeVisible();
 
+    const current = security.getByLabel(settings('currentPassword'));
     const next = security.getByLabel(settings('newPassword'), { exact: true });
     const confirm = security.getByLabel(settings('confirmPassword'));
     const submit = security.getByRole('button', { name: settings('updatePassword') });
@@ -292,6 +293,19 @@ test.describe('signed in', () => {
     const newPassword = 'N3w!Password';
     await next.fill(newPassword);
     await expect(security.getByText(`${password('length')}: ${password('met')}`)).toBeAttached();
+    // Without the current password the button stays off.
+    await expect(submit).toBeDisabled();
+
+    // A wrong current password: refused with its own message, and the password is unchanged.
+    await current.fill('Wr0ng!Passw0rd');
+    await confirm.fill(newPassword);
+    await submit.click();
+    const wrong = page.getByRole('alert').filter({ hasText: settings('currentPasswordWrong') });
+    await expect(wrong).toContainText(settings('currentPasswordWrongTitle'));
+    expect((await passwordGrant(member.email, PASSWORD)).status).toBe(200);
+    expect((await passwordGrant(member.email, newPassword)).status).toBe(400);
+
+    await current.fill(PASSWORD);
     await expect(submit).toBeEnabled();
     await confirm.fill('N3w!Passwore');
     await expect(security.getByText(`${settings('mismatchTitle')}: ${settings('mismatch')}`)).toBeVisible();
@@ -307,6 +321,7 @@ test.describe('signed in', () => {
     await confirm.fill(newPassword);
     await submit.click();
     await expect(page.getByText(settings('passwordUpdatedTitle'), { exact: true })).toBeVisible();
+    await expect(current).toHaveValue('');
     await expect(next).toHaveValue('');
     await expect(confirm).toHaveValue('');
 

@@ -317,7 +317,11 @@ describe('updateUser', () => {
     const second = await t.anon().auth.signInWithPassword({ email, password: GOOD_PASSWORD });
     const events: string[] = [];
     client.auth.onAuthStateChange((event) => events.push(event));
-    const { data, error } = await client.auth.updateUser({ password: 'N3w-password!' });
+    // current_password: the stack requires it, as the hosted project does (auth-password-change.test.ts).
+    const { data, error } = await client.auth.updateUser({
+      password: 'N3w-password!',
+      current_password: GOOD_PASSWORD,
+    });
     expect(error).toBeNull();
     expect(data.user!.email).toBe(email);
     expect(events).toContain('USER_UPDATED');
@@ -338,7 +342,7 @@ describe('updateUser', () => {
     const weak = await client.auth.updateUser({ password: 'short' });
     expect(weak.error).toBeInstanceOf(AuthWeakPasswordError);
     expect(weak.error).toMatchObject({ status: 422, code: 'weak_password', reasons: ['length', 'characters'] });
-    const same = await client.auth.updateUser({ password: GOOD_PASSWORD });
+    const same = await client.auth.updateUser({ password: GOOD_PASSWORD, current_password: GOOD_PASSWORD });
     expect(same.error).toMatchObject({ name: 'AuthApiError', status: 422, code: 'same_password' });
     expect(same.error!.message).toBe('New password should be different from the old password.');
     const long = await client.auth.updateUser({ password: `Aa1!${'y'.repeat(69)}` });

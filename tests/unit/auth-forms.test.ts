@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   type AuthEntry,
+  fillAccounts,
   isExpiredSessionError,
   readAuthEntry,
+  recoveryLinkAction,
   resetProblem,
   resetRequestFailure,
   type SignUpFields,
@@ -11,6 +13,23 @@ import {
   signUpProblem,
   tabHref,
 } from '../../src/lib/auth-forms.ts';
+
+describe('recoveryLinkAction: a recovery link opened while someone may be signed in', () => {
+  it('is used when nobody is signed in', () => {
+    expect(recoveryLinkAction(null, 'user-b')).toBe('use');
+  });
+  it('is used when it is the signed-in account', () => {
+    expect(recoveryLinkAction('user-a', 'user-a')).toBe('use');
+  });
+  it("asks first when it is another account's link", () => {
+    expect(recoveryLinkAction('user-a', 'user-b')).toBe('ask');
+  });
+  it('names both addresses in the question', () => {
+    expect(fillAccounts('You are {current}; the link is for {link}.', 'a@example.com', 'b@example.com')).toBe(
+      'You are a@example.com; the link is for b@example.com.',
+    );
+  });
+});
 
 describe('readAuthEntry: which mode /auth opens in', () => {
   it.each<[string, string, string, AuthEntry]>([
@@ -28,10 +47,25 @@ describe('readAuthEntry: which mode /auth opens in', () => {
       { kind: 'tokens', accessToken: 'at', refreshToken: 'rt' },
     ],
     [
-      'access tokens on the signin tab still mean reset',
+      'recovery tokens on the signin tab still mean reset',
       '?tab=signin',
-      '#access_token=at&refresh_token=rt',
+      '#access_token=at&refresh_token=rt&type=recovery',
       { kind: 'tokens', accessToken: 'at', refreshToken: 'rt' },
+    ],
+    // Only a recovery link may set the session from the address (session fixation, login CSRF).
+    ['tokens without a type', '?tab=reset', '#access_token=at&refresh_token=rt', { kind: 'not-recovery' }],
+    [
+      'tokens of a sign-up confirmation',
+      '',
+      '#access_token=at&expires_in=3600&refresh_token=rt&token_type=bearer&type=signup',
+      { kind: 'not-recovery' },
+    ],
+    ['tokens of a magic link', '', '#access_token=at&refresh_token=rt&type=magiclink', { kind: 'not-recovery' }],
+    [
+      'type=recovery in the query only',
+      '?type=recovery',
+      '#access_token=at&refresh_token=rt',
+      { kind: 'not-recovery' },
     ],
     [
       'an expired link',
@@ -47,7 +81,13 @@ describe('readAuthEntry: which mode /auth opens in', () => {
       { kind: 'link-error', code: 'otp_expired' },
     ],
     ['a recovery hash without tokens', '?tab=reset', '#type=recovery', { kind: 'link-error', code: 'otp_expired' }],
-    ['an access token without a refresh token', '', '#access_token=at', { kind: 'link-error', code: 'otp_expired' }],
+    [
+      'a recovery access token without a refresh token',
+      '',
+      '#access_token=at&type=recovery',
+      { kind: 'link-error', code: 'otp_expired' },
+    ],
+    ['an access token alone', '', '#access_token=at', { kind: 'not-recovery' }],
   ])('%s', (_, search, hash, expected) => {
     expect(readAuthEntry(search, hash)).toEqual(expected);
   });

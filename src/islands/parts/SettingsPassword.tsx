@@ -7,13 +7,19 @@ import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordCheck
 import { inputClass } from './SettingsProfileForm.tsx';
 
 interface Props {
+  /** The signed-in member's address: the current password is checked by signing in with it. */
+  email: string;
   labels: SettingsLabels;
   checklist: PasswordChecklistLabels;
 }
 
-/** Which message an auth error from updateUser({ password }) gets. */
+/** Which message an auth error from signInWithPassword or updateUser({ password }) gets. */
 function failureText(error: { code?: string; name?: string; message: string }, labels: SettingsLabels) {
   switch (error.code) {
+    case 'invalid_credentials':
+    case 'current_password_invalid':
+    case 'current_password_required':
+      return { title: labels.currentPasswordWrongTitle, description: labels.currentPasswordWrong };
     case 'weak_password':
       return { title: labels.weakTitle, description: labels.weak };
     case 'same_password':
@@ -31,28 +37,38 @@ function failureText(error: { code?: string; name?: string; message: string }, l
   return { title: labels.passwordFailedTitle, description: error.message || labels.unexpected };
 }
 
-/** Change password: the sign-up rules with the live checklist; enabled once they are met. */
-export default function SettingsPassword({ labels, checklist }: Props) {
+/**
+ * Change password: the current password, then the sign-up rules with the live checklist; enabled once both
+ * are there. The current password is checked by signing in with it, which also makes the session a recent
+ * sign-in (secure_password_change asks for a mailed code after 24 hours otherwise), and is sent along as
+ * current_password, which the auth service checks itself ("Require current password when updating").
+ */
+export default function SettingsPassword({ email, labels, checklist }: Props) {
+  const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
   const meetsRules = passwordMeetsRules(password);
   const mismatch = confirm !== '' && confirm !== password;
+  const ready = meetsRules && current !== '';
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!meetsRules || busy) return;
+    if (!ready || busy) return;
     if (confirm !== password) {
       toast({ title: labels.mismatchTitle, description: labels.mismatch, variant: 'destructive' });
       return;
     }
     setBusy(true);
     try {
-      const { error } = await supabase().auth.updateUser({ password });
+      const auth = supabase().auth;
+      const signIn = await auth.signInWithPassword({ email, password: current });
+      const error = signIn.error ?? (await auth.updateUser({ password, current_password: current })).error;
       if (error) {
         toast({ ...failureText(error, labels), variant: 'destructive' });
         return;
       }
+      setCurrent('');
       setPassword('');
       setConfirm('');
       toast({ title: labels.passwordUpdatedTitle, description: labels.passwordUpdated });
@@ -69,6 +85,20 @@ export default function SettingsPassword({ labels, checklist }: Props) {
       <h3 id="change-password" className="text-xl font-semibold">
         {labels.passwordHeading}
       </h3>
+      <div>
+        <label htmlFor="current-password" className="font-medium">
+          {labels.currentPassword}
+        </label>
+        <input
+          id="current-password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          disabled={busy}
+          className={inputClass}
+        />
+      </div>
       <div>
         <label htmlFor="new-password" className="font-medium">
           {labels.newPassword}
@@ -109,7 +139,7 @@ export default function SettingsPassword({ labels, checklist }: Props) {
       <div>
         <button
           type="submit"
-          disabled={!meetsRules || busy}
+          disabled={!ready || busy}
           className="inline-flex min-h-12 items-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60"
         >
           {busy ? labels.updatingPassword : labels.updatePassword}

@@ -8,6 +8,7 @@ import type { AuthContext } from './request.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { disabledRoutes } from './routes/disabled.ts';
+import { reauthenticateRoutes } from './routes/reauthenticate.ts';
 import { tokenRoutes } from './routes/token.ts';
 import { userRoutes } from './routes/user.ts';
 import { verifyRoutes } from './routes/verify.ts';
@@ -75,6 +76,7 @@ export function authApp(stack: StackContext): Hono {
   tokenRoutes(app, ctx);
   verifyRoutes(app, ctx);
   userRoutes(app, ctx);
+  reauthenticateRoutes(app, ctx);
   adminRoutes(app, ctx);
   disabledRoutes(app, ctx);
   return app;

@@ -84,12 +84,12 @@ export function referrer(c: Context, ctx: AuthContext): string {
 
 /**
  * GoTrue's per-IP limiters (api.go router, options.go NewLimiterOptions), from config.toml's
- * [auth.rate_limit]: each route has its own counter; /signup, /recover, /resend and /otp all take the
+ * [auth.rate_limit]: each route has its own counter; /signup, /recover, /resend, /otp and PUT /user all take the
  * sign_in_sign_ups rate (GOTRUE_RATE_LIMIT_OTP), /token the token_refresh one, /verify
  * token_verifications. GoTrue refills a token bucket (burst 30) at that rate per 5 minutes; the stack
  * counts the same number per 5-minute window per address.
  */
-export type IpLimit = 'sign_in_sign_ups' | 'token_refresh' | 'verify' | 'recover' | 'resend' | 'otp';
+export type IpLimit = 'sign_in_sign_ups' | 'token_refresh' | 'verify' | 'recover' | 'resend' | 'otp' | 'user';
 
 export function limitPerIp(c: Context, ctx: AuthContext, bucket: IpLimit) {
   const limits = ctx.settings.rateLimits;

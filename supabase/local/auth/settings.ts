@@ -22,6 +22,13 @@ export interface AuthSettings {
   /** Sign-ups are confirmed at once when email confirmations are off. */
   mailerAutoconfirm: boolean;
   passwordMinLength: number;
+  /**
+   * [auth.email] secure_password_change (GoTrue's SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION): a
+   * password change from a session older than RECENT_SIGN_IN_SECONDS needs the nonce /reauthenticate mails.
+   */
+  securePasswordChange: boolean;
+  /** SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD: the stack's REQUIRE_CURRENT_PASSWORD (config.ts). */
+  requireCurrentPassword: boolean;
   /** Each set must contribute one character (GoTrue's PASSWORD_REQUIRED_CHARACTERS, decoded). */
   passwordRequiredCharacters: string[];
   emailMaxFrequency: number;
@@ -117,6 +124,8 @@ export function loadAuthSettings(config: StackConfig, toml: TomlTable, jwtKeys: 
     emailEnabled: bool(email.enable_signup, true),
     mailerAutoconfirm: !bool(email.enable_confirmations, false),
     passwordMinLength: num(auth.minimum_password_length, 6),
+    securePasswordChange: bool(email.secure_password_change, false),
+    requireCurrentPassword: config.requireCurrentPassword,
     passwordRequiredCharacters: decodeRequiredCharacters(REQUIRED_CHARACTERS[requirements]),
     emailMaxFrequency: o.emailMaxFrequency ?? parseDuration(email.max_frequency, 1),
     otpExpiry: o.otpExpiry ?? num(email.otp_expiry, 3600),

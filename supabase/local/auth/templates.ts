@@ -10,9 +10,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type TomlTable, tomlTable } from '../project.ts';
 
-export type MailKind = 'confirmation' | 'recovery' | 'magic_link';
+export type MailKind = 'confirmation' | 'recovery' | 'magic_link' | 'reauthentication';
 
-export const MAIL_KINDS: MailKind[] = ['confirmation', 'recovery', 'magic_link'];
+export const MAIL_KINDS: MailKind[] = ['confirmation', 'recovery', 'magic_link', 'reauthentication'];
 
 export interface MailTemplate {
   subject: string;
@@ -57,6 +57,11 @@ const DEFAULTS: Record<MailKind, { subject: string; html: string }> = {
   magic_link: {
     subject: 'Your Magic Link',
     html: '<h2>Magic Link</h2>\n\n<p>Follow this link to login:</p>\n<p><a href="{{ .ConfirmationURL }}">Log In</a></p>',
+  },
+  // The code GET /reauthenticate mails (templatemailer.go's defaults for the reauthentication template).
+  reauthentication: {
+    subject: '{{ .Token }} is your verification code',
+    html: '<h2>Your verification code</h2>\n\n<p>Use the code below to verify your identity. It expires shortly.</p>\n<p>{{ .Token }}</p>',
   },
 };
 

@@ -3,9 +3,10 @@ import type { Hono } from 'hono';
 import { badRequest, forbidden, unprocessable } from '../errors.ts';
 import { requireAuthentication } from '../guard.ts';
 import { checkPasswordStrength, hashPassword, verifyPassword } from '../passwords.ts';
-import { type AuthContext, handle, json, obj, readBody, str } from '../request.ts';
+import { type AuthContext, handle, json, limitPerIp, obj, readBody, str } from '../request.ts';
 import { logout } from '../sessions.ts';
 import { findUserByEmail, findUserById, mergeMetadata, type UserRow, userJson, validateEmail } from '../users.ts';
+import { isRecoverySession, needsReauthentication, sessionFacts, verifyReauthentication } from './reauthenticate.ts';
 
 export function userRoutes(app: Hono, ctx: AuthContext) {
   const { settings } = ctx;
@@ -26,10 +27,14 @@ export function userRoutes(app: Hono, ctx: AuthContext) {
     '/user',
     handle(async (c) => {
       const { user, sessionId } = await requireAuthentication(c, ctx);
+      // GoTrue's limiter on PUT /user (the OTP rate), which also bounds guesses of current_password.
+      limitPerIp(c, ctx, 'user');
       const body = await readBody(c);
       let email = str(body, 'email');
       const phone = str(body, 'phone');
       const password = body.password === undefined || body.password === null ? null : str(body, 'password');
+      const currentPassword = str(body, 'current_password');
+      const nonce = str(body, 'nonce');
       const data = obj(body, 'data');
       const appData = obj(body, 'app_metadata');
 
@@ -47,11 +52,28 @@ export function userRoutes(app: Hono, ctx: AuthContext) {
       }
 
       let encrypted: string | null = null;
-      if (password !== null && password !== '') {
-        if (await verifyPassword(password, user.encrypted_password)) {
-          throw unprocessable('same_password', 'New password should be different from the old password.');
+      if (password !== null) {
+        const session = await sessionFacts(ctx.db, sessionId);
+        // secure_password_change: a session older than a day needs the nonce GET /reauthenticate mailed.
+        if (needsReauthentication(settings, session)) {
+          if (nonce === '') throw badRequest('reauthentication_needed', 'Password update requires reauthentication');
+          await verifyReauthentication(ctx.db, settings, user, nonce);
         }
-        encrypted = await hashPassword(password);
+        if (password !== '' && user.encrypted_password) {
+          // "Require current password when updating", except in a session from a recovery (or other emailed) link.
+          if (settings.requireCurrentPassword && !isRecoverySession(session)) {
+            if (currentPassword === '') {
+              throw badRequest('current_password_required', 'Current password required when setting new password.');
+            }
+            if (!(await verifyPassword(currentPassword, user.encrypted_password))) {
+              throw badRequest('current_password_invalid', 'Current password required when setting new password.');
+            }
+          }
+          if (await verifyPassword(password, user.encrypted_password)) {
+            throw unprocessable('same_password', 'New password should be different from the old password.');
+          }
+        }
+        if (password !== '') encrypted = await hashPassword(password);
       }
 
       const updated = await ctx.db.transaction(async (tx) => {
