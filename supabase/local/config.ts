@@ -118,7 +118,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     publishableKey: env.SUPABASE_PUBLISHABLE_KEY ?? DEMO_PUBLISHABLE_KEY,
     secretKey: env.SUPABASE_SECRET_KEY ?? DEMO_SECRET_KEY,
     siteUrl: env.SITE_URL ?? `http://127.0.0.1:${sitePort}`,
-    apiExternalUrl: env.API_EXTERNAL_URL ?? `http://${host}:${ports.api}`,
+    apiExternalUrl: env.API_EXTERNAL_URL || `http://${host}:${ports.api}`,
     smtpUrl: env.SMTP_URL ?? `smtp://${host}:${ports.smtp}`,
     mailFrom: env.MAIL_FROM ?? 'SignalOne <no-reply@signals.local>',
     contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
