@@ -283,7 +283,13 @@ function states(routes: string[]): State[] {
   );
 
   // /newsletter-verified in its variants (no query is the plain route above).
-  for (const query of ['?type=user', '?status=expired', '?status=invalid']) {
+  for (const query of [
+    '?type=user',
+    '?status=expired',
+    '?status=invalid',
+    '?status=unsubscribed',
+    '?status=unsubscribe-invalid',
+  ]) {
     list.push({ page: '/newsletter-verified', state: query, path: `/newsletter-verified${query}` });
   }
 

@@ -82,6 +82,8 @@ export const siteSchema = z.strictObject({
     signOutFailedDescription: text,
   }),
   auth: z.strictObject({ signInHref: href, signUpHref: href, dashboardHref: href }),
+  /** Small legal links under the footer's disclaimer (the privacy notice), in a nav named `label`. */
+  legal: z.strictObject({ label: text, links: z.array(linkSchema).min(1) }).optional(),
   disclaimer: text,
   copyright: text.regex(/\{year\}/, 'must contain {year}'),
 });
@@ -289,10 +291,18 @@ export const cardGroupSchema = z.strictObject({
 });
 
 /**
- * The /newsletter-verified variants: content/verification/{email,user,expired,invalid}.md; the body is the
- * message. `symbol` is the mark above the heading (a tick unless given).
+ * The /newsletter-verified variants: content/verification/{email,user,expired,invalid,unsubscribed,
+ * unsubscribe-invalid}.md; the body is the message. `symbol` is the mark above the heading (a tick unless given).
+ * `?status=` picks any variant but the first two; `?type=user` picks `user`.
  */
-export const verificationVariants = ['email', 'user', 'expired', 'invalid'] as const;
+export const verificationVariants = [
+  'email',
+  'user',
+  'expired',
+  'invalid',
+  'unsubscribed',
+  'unsubscribe-invalid',
+] as const;
 export const verificationSchema = z.strictObject({
   variant: z.enum(verificationVariants),
   symbol: z.string().trim().min(1).max(2).optional(),

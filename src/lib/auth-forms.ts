@@ -39,6 +39,8 @@ export const AUTH_LABEL_KEYS = [
   'unexpectedDescription',
   'signUpSuccessTitle',
   'signUpSuccessDescription',
+  'privacyNote',
+  'privacyLink',
   'invalidCredentialsTitle',
   'invalidCredentialsDescription',
   'signInFailedTitle',

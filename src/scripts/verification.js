@@ -2,7 +2,12 @@
   const r = document.querySelector('[data-verification]'),
     q = new URLSearchParams(location.search),
     s = q.get('status');
-  const n = q.get('type') === 'user' ? 'user' : s === 'expired' || s === 'invalid' ? s : 'email';
+  const n =
+    q.get('type') === 'user'
+      ? 'user'
+      : ['expired', 'invalid', 'unsubscribed', 'unsubscribe-invalid'].includes(s)
+        ? s
+        : 'email';
   const v = r.querySelector(`[data-variant="${n}"]`),
     d = v.dataset;
   if (v.hidden) {

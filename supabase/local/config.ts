@@ -10,6 +10,8 @@ export const DEMO_SERVICE_ROLE_KEY =
 /** The CLI's local publishable and secret keys (new format), accepted beside the legacy JWT keys. */
 export const DEMO_PUBLISHABLE_KEY = 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH';
 export const DEMO_SECRET_KEY = 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz';
+/** The newsletter's unsubscribe-link key on the local stack (public like the demo keys: never for production). */
+export const DEMO_UNSUBSCRIBE_SECRET = 'local-demo-unsubscribe-secret-not-for-production';
 
 export interface Ports {
   /** API gateway: /auth/v1, /rest/v1, /functions/v1. */
@@ -64,6 +66,13 @@ export interface StackConfig {
    * hosted Supabase (default 60; 0 turns the timer off).
    */
   contactRetrySeconds: number;
+  /**
+   * RETENTION_SECONDS: how often the stack runs public.delete_expired_data(), as pg_cron does daily on hosted
+   * Supabase (default 3600; 0 turns the timer off).
+   */
+  retentionSeconds: number;
+  /** UNSUBSCRIBE_SECRET: the key of the newsletter's unsubscribe links (a demo value by default). */
+  unsubscribeSecret: string;
   /** Folder holding config.toml, migrations/ and functions/. */
   supabaseDir: string;
   /** Overrides of config.toml's [auth] timings (tests shorten them instead of waiting). */
@@ -85,10 +94,10 @@ export interface AuthOverrides {
 
 type Env = Record<string, string | undefined>;
 
-/** CONTACT_RETRY_SECONDS: a number of seconds, 0 for off; unset or garbled means the default minute. */
-function retrySeconds(value: string | undefined): number {
+/** A number of seconds, 0 for off; unset or garbled means `fallback`. */
+function retrySeconds(value: string | undefined, fallback = 60): number {
   const n = Number(value);
-  return value !== undefined && value.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : 60;
+  return value !== undefined && value.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : fallback;
 }
 
 /** Builds the configuration from the environment; `overrides` wins (tests use it for ports and folders). */
@@ -115,7 +124,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     publishableKey: env.SUPABASE_PUBLISHABLE_KEY ?? DEMO_PUBLISHABLE_KEY,
     secretKey: env.SUPABASE_SECRET_KEY ?? DEMO_SECRET_KEY,
     siteUrl: env.SITE_URL ?? `http://127.0.0.1:${sitePort}`,
-    apiExternalUrl: env.API_EXTERNAL_URL ?? `http://${host}:${ports.api}`,
+    apiExternalUrl: env.API_EXTERNAL_URL || `http://${host}:${ports.api}`,
     smtpUrl: env.SMTP_URL ?? `smtp://${host}:${ports.smtp}`,
     mailFrom: env.MAIL_FROM ?? 'SignalOne <no-reply@signals.local>',
     contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
@@ -129,6 +138,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
       feedTimeoutMs: env.NEWS_FEED_TIMEOUT_MS || undefined,
     },
     contactRetrySeconds: retrySeconds(env.CONTACT_RETRY_SECONDS),
+    retentionSeconds: retrySeconds(env.RETENTION_SECONDS, 3600),
+    unsubscribeSecret: env.UNSUBSCRIBE_SECRET || DEMO_UNSUBSCRIBE_SECRET,
     supabaseDir: resolve(env.SUPABASE_DIR ?? 'supabase'),
     ...overrides,
     ports,

@@ -20,6 +20,7 @@ import { startMailCatcher } from './mail/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { readProjectToml } from './project.ts';
 import { restApp } from './rest/index.ts';
+import { startRetention } from './retention.ts';
 import { refuseUpgrade, serviceOff } from './services-off.ts';
 
 export interface RunningStack {
@@ -131,6 +132,7 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     if (config.contactRetrySeconds > 0 && existsSync(join(config.supabaseDir, 'functions', 'send-contact-email'))) {
       started.push(startContactRetry(config, config.contactRetrySeconds));
     }
+    if (config.retentionSeconds > 0) started.push(startRetention(config, config.retentionSeconds));
 
     return {
       config,

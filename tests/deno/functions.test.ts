@@ -328,6 +328,63 @@ describe('newsletter-signup', () => {
     for (const host of HOSTS) expect(await rowOf(emails[host])).toEqual([{ status: 'verified', ip: visitor }]);
   });
 
+  test('every mail carries List-Unsubscribe headers; the link unsubscribes by GET (303) and one-click POST (200) on both', async () => {
+    const unsubscribeUrl = async (email: string) => {
+      const mail = await t.mail.waitFor(email);
+      const res = await fetch(`http://127.0.0.1:${t.config.ports.mailWeb}/api/v1/message/${mail.ID}/headers`);
+      const headers = (await res.json()) as Record<string, string[]>;
+      expect(headers['List-Unsubscribe-Post']).toEqual(['List-Unsubscribe=One-Click']);
+      const url = /^<(.+)>$/.exec(headers['List-Unsubscribe']?.[0] ?? '')?.[1] ?? '';
+      expect(mail.Text).toContain(url);
+      return new URL(url);
+    };
+    const clicked: Record<Host, string> = { node: address('leaver-node'), deno: address('leaver-deno') };
+    const posted: Record<Host, string> = { node: address('poster-node'), deno: address('poster-deno') };
+    for (const host of HOSTS) {
+      for (const email of [clicked[host], posted[host]]) {
+        expect((await invoke(host, 'newsletter-signup', { body: { email } })).status).toBe(200);
+      }
+    }
+    const links = {
+      clicked: { node: await unsubscribeUrl(clicked.node), deno: await unsubscribeUrl(clicked.deno) },
+      posted: { node: await unsubscribeUrl(posted.node), deno: await unsubscribeUrl(posted.deno) },
+    };
+    // Both hosts build the link on the API's public URL, whichever of them sent the mail.
+    for (const host of HOSTS) expect(links.clicked[host].origin).toBe(t.url);
+    const path = (url: URL) => `/unsubscribe${url.search}`;
+
+    const click = await both((host) => request(host, 'newsletter-signup', path(links.clicked[host])));
+    expect(click).toEqual({
+      status: 303,
+      headers: expect.objectContaining({
+        location: `${t.config.siteUrl}/newsletter-verified?status=unsubscribed`,
+        'cache-control': 'no-store',
+      }),
+      body: '',
+    });
+    const oneClick = { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
+    const post = await both((host) =>
+      request(host, 'newsletter-signup', path(links.posted[host]), { ...oneClick, body: 'List-Unsubscribe=One-Click' }),
+    );
+    expect(post).toEqual({ status: 200, headers: JSON_HEADERS, body: { success: true } });
+    for (const host of HOSTS) {
+      expect((await rowOf(clicked[host]))?.[0]?.status).toBe('unsubscribed');
+      expect((await rowOf(posted[host]))?.[0]?.status).toBe('unsubscribed');
+    }
+
+    // A token for another subscriber: the same 403 from both.
+    const forged = new URL(links.posted.node);
+    forged.searchParams.set('id', links.clicked.node.searchParams.get('id') ?? '');
+    const refused = await both((host) =>
+      request(host, 'newsletter-signup', path(forged), { ...oneClick, body: 'List-Unsubscribe=One-Click' }),
+    );
+    expect(refused).toEqual({
+      status: 403,
+      headers: JSON_HEADERS,
+      body: { error: 'This unsubscribe link is not valid.' },
+    });
+  });
+
   test('an unknown token redirects to the invalid page on both', async () => {
     const answer = await both((host) => request(host, 'newsletter-signup', `?token=${'x'.repeat(43)}`));
     expect(answer.status).toBe(303);

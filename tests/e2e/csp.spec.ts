@@ -20,9 +20,11 @@ const routes = [
   '/faq',
   '/support',
   '/risk-management',
+  '/privacy',
   '/principles',
   '/quiz',
   '/newsletter-verified?type=user',
+  '/newsletter-verified?status=unsubscribed',
   '/no-such-page',
 ];
 

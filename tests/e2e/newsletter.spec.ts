@@ -1,4 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
+import { consentVersion } from '../../src/lib/consent-version.ts';
+import { DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/config.ts';
 import { copy, labels, prose } from '../content.ts';
 import { axeViolations, postsTo } from './checks.ts';
 import { sentTo, waitForMail } from './mail.ts';
@@ -14,6 +16,17 @@ const t = labels('newsletter');
 const verified = copy('verification/email');
 const expired = copy('verification/expired');
 const invalid = copy('verification/invalid');
+const unsubscribed = copy('verification/unsubscribed');
+const unsubscribeInvalid = copy('verification/unsubscribe-invalid');
+const service = { apikey: DEMO_SERVICE_ROLE_KEY, Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}` };
+
+/** The stored newsletter row of `email`, read with the service-role key as the operator would. */
+async function storedRow(email: string): Promise<Record<string, unknown> | undefined> {
+  const res = await fetch(`${API}/rest/v1/newsletter_subscribers?email=eq.${encodeURIComponent(email)}&select=*`, {
+    headers: service,
+  });
+  return ((await res.json()) as Record<string, unknown>[])[0];
+}
 const linkLabel = (variant: { links: { label: string; href: string }[] }, href: string) =>
   variant.links.find((link) => link.href === href)?.label ?? href;
 
@@ -61,6 +74,51 @@ test('subscribe, read the verification mail, open its link: Email verified', asy
   for (const link of verified.links) {
     await expect(page.getByRole('link', { name: link.label, exact: true })).toHaveAttribute('href', link.href);
   }
+});
+
+test("the mail's unsubscribe link unsubscribes at once and lands on the page that says so", async ({ page }) => {
+  const email = uniqueEmail();
+  await page.goto('/');
+  // The card says what the subscriber agrees to, with the privacy notice one click away.
+  await expect(card(page).getByText(t('consent'))).toBeVisible();
+  await expect(card(page).getByRole('link', { name: t('privacyLink') })).toHaveAttribute('href', '/privacy');
+  await emailField(page).fill(email);
+  await subscribe(page).click();
+  await expect(page.getByRole('status').filter({ hasText: t('successTitle') })).toBeVisible(AFTER_CALL);
+
+  // The sign-up keeps the version of the wording the card showed.
+  const row = await storedRow(email);
+  expect(row).toMatchObject({ status: 'pending', consent_text_version: consentVersion([t('intro'), t('consent')]) });
+
+  const mail = await waitForMail(sentTo(email));
+  const link = /https?:\/\/\S+\/functions\/v1\/newsletter-signup\/unsubscribe\?id=[\w-]+&token=[\w-]+/.exec(
+    mail.Text,
+  )?.[0];
+  expect(link, mail.Text).toBeTruthy();
+  await page.goto(link as string);
+  await expect(page).toHaveURL(/\/newsletter-verified\?status=unsubscribed$/);
+  await expect(page.locator('h1')).toHaveText(unsubscribed.heading);
+  await expect(page).toHaveTitle(unsubscribed.title);
+  await expect(page.getByText(prose('verification/unsubscribed'))).toBeVisible();
+  await expect(page.getByText(verified.heading)).toBeHidden();
+  for (const l of unsubscribed.links) {
+    await expect(page.getByRole('main').getByRole('link', { name: l.label, exact: true })).toHaveAttribute(
+      'href',
+      l.href,
+    );
+  }
+  expect(await axeViolations(page)).toEqual([]);
+  expect(await storedRow(email)).toMatchObject({ status: 'unsubscribed' });
+});
+
+test('an unsubscribe link that is not valid lands on its own page', async ({ page }) => {
+  await page.goto(`${FUNCTION}/unsubscribe?id=${crypto.randomUUID()}&token=${'A'.repeat(43)}`);
+  await expect(page).toHaveURL(/\/newsletter-verified\?status=unsubscribe-invalid$/);
+  await expect(page.locator('h1')).toHaveText(unsubscribeInvalid.heading);
+  await expect(page).toHaveTitle(unsubscribeInvalid.title);
+  const contact = page.getByRole('main').getByRole('link', { name: linkLabel(unsubscribeInvalid, '/contact-us') });
+  await expect(contact).toHaveAttribute('href', '/contact-us');
+  expect(await axeViolations(page)).toEqual([]);
 });
 
 test('no email: "Please enter your email address." on the field, focused, and nothing sent', async ({ page }) => {

@@ -30,6 +30,7 @@ const supportTopics = copy('card-groups/support-topics');
 const authLabels = labels('auth');
 const analysisLabels = labels('analysis');
 const verified = { email: copy('verification/email'), user: copy('verification/user') };
+const site = copy('site/navigation');
 
 const routes: Route[] = [
   {
@@ -82,6 +83,17 @@ const routes: Route[] = [
       ...itemTitles('risk-management', 'principles'),
     ],
     links: ctas('risk-management'),
+  },
+  {
+    path: '/privacy',
+    ...head('privacy'),
+    texts: [
+      ...itemTitles('privacy', 'stored'),
+      ...itemTitles('privacy', 'rights'),
+      ...itemTexts('privacy', 'stored'),
+      ...itemTexts('privacy', 'rights'),
+    ],
+    links: [['contact us', '/contact-us']],
   },
   { path: '/newsletter-verified', title: verified.email.title, h1: verified.email.heading, noindex: true },
   {
@@ -176,6 +188,42 @@ test("/risk-management: a 5-step evaluation and the do and don't lists", async (
   }
   await expect(page.locator('#do li')).not.toHaveCount(0);
   await expect(page.locator('#dont li')).not.toHaveCount(0);
+});
+
+test('the footer links to /privacy, which names what is stored, why, for how long, and the Settings actions', async ({
+  page,
+}) => {
+  await page.goto('/features');
+  const legal = site.legal;
+  expect(legal).toBeDefined();
+  const link = page.getByRole('contentinfo').getByRole('navigation', { name: legal?.label }).getByRole('link', {
+    name: legal?.links[0]?.label,
+    exact: true,
+  });
+  await expect(link).toHaveAttribute('href', '/privacy');
+  await link.click();
+  await expect(page).toHaveURL(/\/privacy$/);
+  await expect(page.locator('h1')).toHaveText(copy('pages/privacy').heading);
+  // Each kind of data the site stores has its card, and each says why and for how long.
+  const stored = page.locator('#stored li');
+  await expect(stored).toHaveCount(itemTitles('privacy', 'stored').length);
+  for (const card of await stored.all()) {
+    await expect(card).toContainText('Why:');
+    await expect(card).toContainText('How long:');
+  }
+  for (const action of ['Download my data', 'Delete my account']) {
+    await expect(page.locator('#rights').getByRole('heading', { name: action, exact: true })).toBeVisible();
+  }
+});
+
+test('the sign-up form links to /privacy beside Create Account', async ({ page }) => {
+  await page.goto('/auth?tab=signup');
+  const form = page.locator('form').filter({ has: page.getByRole('button', { name: authLabels('signUp') }) });
+  await expect(form.getByText(authLabels('privacyNote'))).toBeVisible();
+  await expect(form.getByRole('link', { name: authLabels('privacyLink'), exact: true })).toHaveAttribute(
+    'href',
+    '/privacy',
+  );
 });
 
 test('/trading-ideas reserves a 300px box under each chart heading', async ({ page }) => {

@@ -8,7 +8,7 @@ import { failure, freePort, startTestStack, type TestStack } from './stack.ts';
 interface Row {
   id: string;
   email: string;
-  status: 'pending' | 'verified';
+  status: 'pending' | 'verified' | 'unsubscribed';
   verify_token_hash: string | null;
   verify_expires_at: string | null;
   verify_sent_at: string | null;
@@ -16,6 +16,9 @@ interface Row {
   user_agent: string | null;
   created_at: string;
   verified_at: string | null;
+  consent_text_version: string | null;
+  consent_requested_at: string | null;
+  unsubscribed_at: string | null;
 }
 
 const SITE = 'http://127.0.0.1:4321';
@@ -229,6 +232,182 @@ describe('newsletter-signup', () => {
   test('PUT: 405 naming GET and POST', async () => {
     const { error } = await t.anon().functions.invoke('newsletter-signup', { method: 'PUT', body: {} });
     expect(await failure(error)).toEqual({ status: 405, body: { error: 'Method not allowed: use GET or POST.' } });
+  });
+});
+
+/** The newest mail to `email` with its headers, as the mail catcher's Mailpit API gives them. */
+async function mailWithHeaders(t: TestStack, email: string) {
+  const mail = await t.mail.waitFor(email);
+  const res = await fetch(`http://127.0.0.1:${t.config.ports.mailWeb}/api/v1/message/${mail.ID}/headers`);
+  return { mail, headers: (await res.json()) as Record<string, string[]> };
+}
+
+/** The unsubscribe URL of the newest mail to `email`, from its List-Unsubscribe header. */
+async function unsubscribeLinkFor(t: TestStack, email: string): Promise<string> {
+  const { headers } = await mailWithHeaders(t, email);
+  const url = /^<(.+)>$/.exec(headers['List-Unsubscribe']?.[0] ?? '')?.[1];
+  expect(url, JSON.stringify(headers)).toBeTruthy();
+  return url as string;
+}
+
+/** RFC 8058's one-click POST, as a mail provider sends it: no key, a form body, no redirects followed. */
+async function oneClick(url: string, body: BodyInit = 'List-Unsubscribe=One-Click') {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: typeof body === 'string' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {},
+    body,
+    redirect: 'manual',
+  });
+  return { status: res.status, body: (await res.json()) as unknown };
+}
+
+describe('newsletter unsubscribe and consent', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack();
+  });
+  afterAll(() => t?.stop());
+
+  /** Subscribes `email` and confirms it through the mailed link. */
+  async function subscribed(email = address()) {
+    await signUp(t, { email });
+    expect((await open(await linkFor(t, email))).status).toBe(303);
+    expect((await rows(t, email))[0]?.status).toBe('verified');
+    return email;
+  }
+
+  test('the confirmation mail carries a visible unsubscribe link and the RFC 8058 headers on the function', async () => {
+    const email = address();
+    await signUp(t, { email });
+    const { mail, headers } = await mailWithHeaders(t, email);
+    const [row] = await rows(t, email);
+    const url = new URL(await unsubscribeLinkFor(t, email));
+    expect(url.origin).toBe(t.url);
+    expect(url.pathname).toBe('/functions/v1/newsletter-signup/unsubscribe');
+    expect(url.searchParams.get('id')).toBe(row.id);
+    expect(url.searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(headers['List-Unsubscribe']).toEqual([`<${url.href}>`]);
+    expect(headers['List-Unsubscribe-Post']).toEqual(['List-Unsubscribe=One-Click']);
+    expect(mail.Text).toContain(`\n${url.href}\n`);
+    expect(mail.HTML).toContain(`href="${url.href.replaceAll('&', '&amp;')}"`);
+  });
+
+  test('a one-click POST (no key, no sign-in) unsubscribes at once; a second one answers the same', async () => {
+    const email = await subscribed();
+    const link = await unsubscribeLinkFor(t, email);
+    const before = Date.now();
+    expect(await oneClick(link)).toEqual({ status: 200, body: { success: true } });
+    const [row] = await rows(t, email);
+    expect(row).toMatchObject({ status: 'unsubscribed', verify_token_hash: null, verify_sent_at: null });
+    expect(Date.parse(row.unsubscribed_at ?? '')).toBeGreaterThanOrEqual(before - 1000);
+    expect(await oneClick(link)).toEqual({ status: 200, body: { success: true } });
+    expect((await rows(t, email))[0]?.unsubscribed_at).toBe(row.unsubscribed_at);
+  });
+
+  test('the one-click POST may be multipart/form-data; a POST without List-Unsubscribe=One-Click changes nothing', async () => {
+    const email = await subscribed();
+    const link = await unsubscribeLinkFor(t, email);
+    expect(await oneClick(link, 'unsubscribe=yes')).toEqual({
+      status: 400,
+      body: { error: 'Send List-Unsubscribe=One-Click as a form body (RFC 8058).' },
+    });
+    expect((await rows(t, email))[0]?.status).toBe('verified');
+    const form = new FormData();
+    form.set('List-Unsubscribe', 'One-Click');
+    expect(await oneClick(link, form)).toEqual({ status: 200, body: { success: true } });
+    expect((await rows(t, email))[0]?.status).toBe('unsubscribed');
+  });
+
+  test('a click on the link (GET) unsubscribes and redirects to the page that says so', async () => {
+    const email = await subscribed();
+    const res = await fetch(await unsubscribeLinkFor(t, email), { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`${SITE}/newsletter-verified?status=unsubscribed`);
+    expect((await rows(t, email))[0]?.status).toBe('unsubscribed');
+  });
+
+  test("another address's token is refused: nothing changes for either address", async () => {
+    const mine = await subscribed();
+    const theirs = await subscribed();
+    const myLink = new URL(await unsubscribeLinkFor(t, mine));
+    const [their] = await rows(t, theirs);
+    const forged = new URL(myLink);
+    forged.searchParams.set('id', their.id);
+    expect(await oneClick(forged.href)).toEqual({
+      status: 403,
+      body: { error: 'This unsubscribe link is not valid.' },
+    });
+    expect(await open(forged.href)).toEqual({
+      status: 303,
+      location: `${SITE}/newsletter-verified?status=unsubscribe-invalid`,
+    });
+    const altered = new URL(myLink);
+    altered.searchParams.set('token', 'A'.repeat(43));
+    expect((await oneClick(altered.href)).status).toBe(403);
+    expect((await rows(t, theirs))[0]?.status).toBe('verified');
+    expect((await rows(t, mine))[0]?.status).toBe('verified');
+  });
+
+  test('unsubscribing before confirming voids the confirmation link', async () => {
+    const email = address();
+    await signUp(t, { email });
+    const confirm = await linkFor(t, email);
+    expect((await oneClick(await unsubscribeLinkFor(t, email))).status).toBe(200);
+    expect(await open(confirm)).toEqual({ status: 303, location: `${SITE}/newsletter-verified?status=invalid` });
+    expect((await rows(t, email))[0]?.status).toBe('unsubscribed');
+  });
+
+  test('an unsubscribed address subscribes again through the double opt-in: a new mail, pending until confirmed', async () => {
+    const email = await subscribed();
+    expect((await oneClick(await unsubscribeLinkFor(t, email))).status).toBe(200);
+    await t.mail.clear();
+
+    const again = await signUp(t, { email, consentVersion: '0123456789abcdef' });
+    expect(again.error).toBeNull();
+    expect(again.data).toEqual({ success: true });
+    const link = await linkFor(t, email);
+    const [pending] = await rows(t, email);
+    expect(pending).toMatchObject({
+      status: 'pending',
+      verified_at: null,
+      unsubscribed_at: null,
+      consent_text_version: '0123456789abcdef',
+    });
+    // The new mail carries its unsubscribe link and headers too.
+    expect(await unsubscribeLinkFor(t, email)).toContain(pending.id);
+    expect(await open(link)).toEqual({ status: 303, location: `${SITE}/newsletter-verified` });
+    expect((await rows(t, email))[0]?.status).toBe('verified');
+  });
+
+  test('the row keeps how consent was given: the wording version, when the form was sent and when the link confirmed it', async () => {
+    const email = address();
+    const sent = Date.now();
+    expect((await signUp(t, { email, consentVersion: 'fedcba9876543210' })).error).toBeNull();
+    const [pending] = await rows(t, email);
+    expect(pending.consent_text_version).toBe('fedcba9876543210');
+    const requested = Date.parse(pending.consent_requested_at ?? '');
+    expect(requested).toBeGreaterThanOrEqual(sent - 1000);
+    expect(requested).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(pending.verified_at).toBeNull();
+
+    await open(await linkFor(t, email));
+    const [confirmed] = await rows(t, email);
+    expect(confirmed).toMatchObject({
+      status: 'verified',
+      consent_text_version: 'fedcba9876543210',
+      consent_requested_at: pending.consent_requested_at,
+    });
+    expect(Date.parse(confirmed.verified_at ?? '')).toBeGreaterThanOrEqual(requested);
+  });
+
+  test('a malformed wording version: 400 naming the field, nothing stored', async () => {
+    const email = address();
+    const { error } = await signUp(t, { email, consentVersion: 'v1 of the form' });
+    expect(await failure(error)).toEqual({
+      status: 400,
+      body: { error: 'consentVersion must be 16 hexadecimal digits.', field: 'consentVersion' },
+    });
+    expect(await rows(t, email)).toEqual([]);
   });
 });
 

@@ -125,6 +125,12 @@ export default function AuthSignUp({ labels, passwordLabels }: Props) {
       <button type="submit" className={primaryButtonClass} disabled={busy || !passwordMeetsRules(fields.password)}>
         {busy ? labels.creating : labels.signUp}
       </button>
+      <p className="text-sm text-muted">
+        {labels.privacyNote}{' '}
+        <a href="/privacy" className="text-accent underline">
+          {labels.privacyLink}
+        </a>
+      </p>
     </form>
   );
 }

@@ -10,6 +10,8 @@ export interface OutgoingMail {
   text: string;
   html?: string;
   replyTo?: { name: string; address: string } | string;
+  /** Extra headers, e.g. List-Unsubscribe: sent as given over SMTP and through the mail API alike. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -79,8 +81,13 @@ export function createTransportMailer(transport: MailTransport, from: string, fe
     socketTimeout: 20_000,
   });
   return {
-    async send(mail) {
-      await smtp.sendMail({ from, ...mail });
+    async send({ headers, ...mail }) {
+      // `prepared`: nodemailer sends the value as it is, without encoding or folding it (a long URL in
+      // List-Unsubscribe must stay one token between its angle brackets).
+      const prepared = headers
+        ? Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, { prepared: true, value }]))
+        : undefined;
+      await smtp.sendMail({ from, ...mail, ...(prepared ? { headers: prepared } : {}) });
     },
   };
 }
@@ -115,7 +122,7 @@ export function createMailer(options: { smtpUrl: string; from: string }): Mailer
 const address = (a: { name: string; address: string } | string) =>
   typeof a === 'string' ? a : `"${a.name.replace(/["\\]/g, '')}" <${a.address}>`;
 
-/** Resend's `POST /emails`: JSON with from, to, subject, text, html, reply_to; an error answer throws. */
+/** Resend's `POST /emails`: JSON with from, to, subject, text, html, reply_to, headers; an error answer throws. */
 function resendMailer(transport: { apiKey: string; apiUrl: string }, from: string, fetchImpl: typeof fetch): Mailer {
   return {
     async send(mail) {
@@ -129,6 +136,7 @@ function resendMailer(transport: { apiKey: string; apiUrl: string }, from: strin
           text: mail.text,
           ...(mail.html ? { html: mail.html } : {}),
           ...(mail.replyTo ? { reply_to: address(mail.replyTo) } : {}),
+          ...(mail.headers ? { headers: mail.headers } : {}),
         }),
         signal: AbortSignal.timeout(20_000),
       });

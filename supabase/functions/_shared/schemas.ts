@@ -15,6 +15,9 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordMeetsRules } from './
 
 export { DEFAULT_CONTACT_SUBJECT, honeypotFilled, LIMITS } from './form-rules.ts';
 
+/** A consent wording version: the first 16 hex digits of the wording's SHA-256. */
+export const CONSENT_VERSION_PATTERN = /^[0-9a-f]{16}$/;
+
 /** A text field from its rule in form-rules.ts: the same cleaning, limits and messages as the forms. */
 function text(rule: FieldRule) {
   return z
@@ -131,6 +134,14 @@ export const newsletterSchema = z.object({
   timestamp: z
     .union([z.string().max(64), z.number()], { error: 'timestamp must be a date string or a number.' })
     .nullish(),
+  /**
+   * The version of the form's wording the person saw (the first 16 hex digits of its SHA-256, which the form
+   * computes at build time), stored as the record of what was consented to.
+   */
+  consentVersion: z
+    .string({ error: 'consentVersion must be text.' })
+    .regex(CONSENT_VERSION_PATTERN, 'consentVersion must be 16 hexadecimal digits.')
+    .nullish(),
   /** Honeypot: people leave it empty; see `honeypotFilled`. */
   website: z.unknown().optional(),
 });
@@ -138,9 +149,12 @@ export const newsletterSchema = z.object({
 export type NewsletterPayload = z.input<typeof newsletterSchema>;
 export interface NewsletterInput {
   email: string;
+  consentVersion: string | null;
 }
 
 export function validateNewsletter(input: unknown): Validation<NewsletterInput> {
   const result = validate(newsletterSchema, input);
-  return result.ok ? { ok: true, data: { email: result.data.email } } : result;
+  return result.ok
+    ? { ok: true, data: { email: result.data.email, consentVersion: result.data.consentVersion ?? null } }
+    : result;
 }

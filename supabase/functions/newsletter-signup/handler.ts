@@ -1,6 +1,8 @@
 // newsletter-signup over HTTP. POST signs an address up (CORS, rate limit, body, honeypot, validation);
 // GET ?token= is the link in the verification mail: it verifies and redirects (303) to the site's landing page.
-// The logic is in newsletter.ts.
+// /unsubscribe?id=&token= is the unsubscribe link of every mail to a subscriber: GET (a click) unsubscribes and
+// redirects to the landing page, POST with `List-Unsubscribe=One-Click` (RFC 8058, sent by mail clients)
+// unsubscribes and answers 200. The logic is in newsletter.ts and unsubscribe.ts.
 import { createClient } from '@supabase/supabase-js';
 import { clientIp, userAgent } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
@@ -10,7 +12,15 @@ import { errorResponse, json, methodNotAllowed } from '../_shared/http.ts';
 import { mailerFromEnv } from '../_shared/mail.ts';
 import { functionRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
 import { validateNewsletter } from '../_shared/schemas.ts';
-import { landingUrl, type NewsletterDeps, subscribe, verify } from './newsletter.ts';
+import { FUNCTION_NAME, landingUrl, type NewsletterDeps, subscribe, TABLE, verify } from './newsletter.ts';
+import {
+  isOneClickBody,
+  isUnsubscribePath,
+  type UnsubscribeKey,
+  type UnsubscribeOutcome,
+  unsubscribe,
+  unsubscribeKey,
+} from './unsubscribe.ts';
 
 /** Sign-ups per IP address per window. */
 export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
@@ -20,6 +30,24 @@ export const VERIFY_RATE_LIMIT: RateLimitRule = { max: 30, windowMs: 10 * 60_000
 /** The text the site shows when subscribing fails (`failure` in content/labels/newsletter.md). */
 export const FAILURE_MESSAGE = 'Failed to subscribe. Please try again later.';
 export const VERIFY_FAILURE_MESSAGE = 'Could not verify your email right now. Please open the link again later.';
+export const UNSUBSCRIBE_FAILURE_MESSAGE = 'Could not unsubscribe you right now. Please open the link again later.';
+export const UNSUBSCRIBE_INVALID_MESSAGE = 'This unsubscribe link is not valid.';
+export const ONE_CLICK_MESSAGE = 'Send List-Unsubscribe=One-Click as a form body (RFC 8058).';
+
+/**
+ * The API's public URL, which links in mail are built on: SUPABASE_URL on hosted Supabase (the project's
+ * https://<ref>.supabase.co). Where the functions reach the API at an inner address (the local stack, a
+ * self-hosted box behind a proxy, `supabase functions serve`), API_EXTERNAL_URL names the public one.
+ */
+export function publicApiUrl(env: Env): string {
+  return env.get('API_EXTERNAL_URL')?.trim() || requireEnv(env, 'SUPABASE_URL');
+}
+
+/** Where a clicked unsubscribe link lands: /newsletter-verified?status=unsubscribed (or unsubscribe-invalid). */
+export function unsubscribeLandingUrl(siteUrl: string, outcome: UnsubscribeOutcome): string {
+  const status = outcome === 'unsubscribed' ? 'unsubscribed' : 'unsubscribe-invalid';
+  return `${siteUrl.replace(/\/+$/, '')}/newsletter-verified?status=${status}`;
+}
 
 /** The one answer to every accepted sign-up, whether the address is new, pending or verified. */
 const ACCEPTED = { success: true };
@@ -31,6 +59,15 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
   const signups = functionRateLimiter(env, 'newsletter-signup', RATE_LIMIT, 'closed');
   const verifications = functionRateLimiter(env, 'newsletter-verify', VERIFY_RATE_LIMIT, 'open');
   let deps: NewsletterDeps | undefined;
+  // The key is made once per isolate; a failure (no secret) is not kept, so a later request tries again.
+  let key: Promise<UnsubscribeKey> | undefined;
+  const getKey = (): Promise<UnsubscribeKey> => {
+    key ??= unsubscribeKey(env).catch((err) => {
+      key = undefined;
+      throw err;
+    });
+    return key;
+  };
   const getDeps = (): NewsletterDeps => {
     deps ??= {
       db: createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
@@ -38,7 +75,8 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       }),
       mailer: mailerFromEnv(env),
       siteUrl: requireEnv(env, 'SITE_URL'),
-      apiUrl: requireEnv(env, 'SUPABASE_URL'),
+      apiUrl: publicApiUrl(env),
+      unsubscribeKey: getKey,
     };
     return deps;
   };
@@ -53,7 +91,12 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     if (!post.ok) return post.response;
 
     try {
-      await subscribe(post.input.email, { ip: ip === 'unknown' ? null : ip, userAgent: userAgent(req) }, getDeps());
+      const meta = {
+        ip: ip === 'unknown' ? null : ip,
+        userAgent: userAgent(req),
+        consentVersion: post.input.consentVersion,
+      };
+      await subscribe(post.input.email, meta, getDeps());
       return json(ACCEPTED);
     } catch (err) {
       console.error('newsletter-signup:', err instanceof Error ? err.message : err);
@@ -82,8 +125,40 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     }
   }
 
+  /**
+   * The unsubscribe link. No rate limit: a token is checked by its HMAC before any database work, and the
+   * one-click POSTs of a large mail provider come from few addresses. GET redirects to the site's page; POST
+   * (RFC 8058 one-click, from a mail client) answers 200 with JSON, or 403 for a token that is not the id's.
+   */
+  async function openUnsubscribe(req: Request): Promise<Response> {
+    if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
+    if (req.method === 'POST' && !(await isOneClickBody(req))) return errorResponse(400, ONE_CLICK_MESSAGE);
+    const query = new URL(req.url).searchParams;
+    let outcome: UnsubscribeOutcome;
+    try {
+      const d = getDeps();
+      outcome = await unsubscribe(query.get('id'), query.get('token'), { db: d.db, key: await getKey() }, TABLE);
+    } catch (err) {
+      console.error(`${FUNCTION_NAME} unsubscribe:`, err instanceof Error ? err.message : err);
+      return errorResponse(500, UNSUBSCRIBE_FAILURE_MESSAGE);
+    }
+    if (req.method === 'POST') {
+      return outcome === 'unsubscribed' ? json({ success: true }) : errorResponse(403, UNSUBSCRIBE_INVALID_MESSAGE);
+    }
+    return new Response(null, {
+      status: 303,
+      headers: {
+        Location: unsubscribeLandingUrl(getDeps().siteUrl, outcome),
+        'Cache-Control': 'no-store',
+        // The token is in this URL: the landing page must not receive it as a referrer.
+        'Referrer-Policy': 'no-referrer',
+      },
+    });
+  }
+
   return async function handler(req: Request): Promise<Response> {
     if (req.method === 'OPTIONS') return options();
+    if (isUnsubscribePath(req)) return openUnsubscribe(req);
     const ip = clientIp(req);
     if (req.method === 'POST') return signUp(req, ip);
     if (req.method === 'GET') return openLink(req, ip);

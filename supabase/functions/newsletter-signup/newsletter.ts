@@ -1,8 +1,10 @@
 // Newsletter double opt-in: a pending row with the SHA-256 of a random, expiring token; a mail whose link
 // verifies the address. Signing up again never adds a row nor tells whether the address is known: the caller
-// answers the same, and at most one more mail goes out per address per hour (none once verified).
+// answers the same, and at most one more mail goes out per address per hour (none once verified). An address
+// that unsubscribed (unsubscribe.ts) can subscribe again: a new pending sign-up and a new confirmation mail.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Mailer, OutgoingMail } from '../_shared/mail.ts';
+import { type UnsubscribeKey, unsubscribeHeaders, unsubscribeUrl } from './unsubscribe.ts';
 
 export const TABLE = 'newsletter_subscribers';
 export const FUNCTION_NAME = 'newsletter-signup';
@@ -21,14 +23,18 @@ export interface NewsletterDeps {
   mailer: Mailer;
   /** The site, for the landing page (SITE_URL). */
   siteUrl: string;
-  /** The Supabase API, for the verification link (SUPABASE_URL). */
+  /** The Supabase API's public URL, for the links in the mail (see `publicApiUrl` in handler.ts). */
   apiUrl: string;
+  /** Signs the unsubscribe link of a subscriber (UNSUBSCRIBE_SECRET); read at the first mail. */
+  unsubscribeKey: () => Promise<UnsubscribeKey>;
   now?: () => Date;
 }
 
 export interface RequestMeta {
   ip: string | null;
   userAgent: string | null;
+  /** The version of the form's wording the person saw (consent_text_version), when the form sent it. */
+  consentVersion?: string | null;
 }
 
 /** What a sign-up did; the caller answers the same for all three. */
@@ -43,7 +49,7 @@ export class MailFailedError extends Error {
 
 interface SubscriberRow {
   id: string;
-  status: 'pending' | 'verified';
+  status: 'pending' | 'verified' | 'unsubscribed';
   verify_sent_at: string | null;
   verify_expires_at: string | null;
 }
@@ -82,7 +88,14 @@ export function landingUrl(siteUrl: string, outcome: VerifyOutcome): string {
   return outcome === 'verified' ? base : `${base}?status=${outcome}`;
 }
 
-export function verificationMail(to: string, link: string): OutgoingMail {
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The confirmation mail. Like every mail to a subscriber it carries a visible unsubscribe link and the
+ * List-Unsubscribe / List-Unsubscribe-Post headers (RFC 8058), so a mail client can offer one-click unsubscribe.
+ */
+export function verificationMail(to: string, link: string, unsubscribeLink: string): OutgoingMail {
   const hours = Math.round(TOKEN_TTL_MS / 3_600_000);
   return {
     to,
@@ -95,13 +108,18 @@ export function verificationMail(to: string, link: string): OutgoingMail {
       '',
       `The link works for ${hours} hours. If you did not sign up, ignore this email and nothing will be sent to you.`,
       '',
+      'Unsubscribe (no more emails from this list, no sign-in needed):',
+      unsubscribeLink,
+      '',
     ].join('\n'),
     html: [
       '<p>Thanks for subscribing to the SignalOne newsletter.</p>',
       '<p>Confirm your email address to start receiving signal updates and market insights:</p>',
-      `<p><a href="${link}">Confirm my subscription</a></p>`,
+      `<p><a href="${escapeHtml(link)}">Confirm my subscription</a></p>`,
       `<p>The link works for ${hours} hours. If you did not sign up, ignore this email and nothing will be sent to you.</p>`,
+      `<p><a href="${escapeHtml(unsubscribeLink)}">Unsubscribe</a> (no more emails from this list, no sign-in needed)</p>`,
     ].join('\n'),
+    headers: unsubscribeHeaders(unsubscribeLink),
   };
 }
 
@@ -117,10 +135,17 @@ async function findByEmail(deps: NewsletterDeps, email: string): Promise<Subscri
   return data as SubscriberRow | null;
 }
 
+/** The unsubscribe URL of subscriber `id`, signed with the function's key. */
+export async function unsubscribeLinkFor(deps: NewsletterDeps, id: string): Promise<string> {
+  const key = await deps.unsubscribeKey();
+  return unsubscribeUrl(deps.apiUrl, FUNCTION_NAME, id, await key.token(id));
+}
+
 /** Sends the mail; on failure frees the hourly slot again, so that trying again later sends at once. */
 async function mailOrRelease(deps: NewsletterDeps, id: string, email: string, token: string): Promise<void> {
   try {
-    await deps.mailer.send(verificationMail(email, verifyLink(deps.apiUrl, token)));
+    const unsubscribeLink = await unsubscribeLinkFor(deps, id);
+    await deps.mailer.send(verificationMail(email, verifyLink(deps.apiUrl, token), unsubscribeLink));
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     const { error } = await deps.db.from(TABLE).update({ verify_sent_at: null }).eq('id', id);
@@ -151,6 +176,8 @@ export async function subscribe(email: string, meta: RequestMeta, deps: Newslett
           verify_sent_at: now.toISOString(),
           ip: meta.ip,
           user_agent: meta.userAgent,
+          consent_text_version: meta.consentVersion ?? null,
+          consent_requested_at: now.toISOString(),
         })
         .select('id')
         .single();
@@ -162,18 +189,24 @@ export async function subscribe(email: string, meta: RequestMeta, deps: Newslett
     if (existing.status === 'verified') return 'already-verified';
     const sentAt = existing.verify_sent_at ? Date.parse(existing.verify_sent_at) : Number.NaN;
     if (now.getTime() - sentAt < RESEND_AFTER_MS) return 'recently-mailed';
-    // Claim the slot with the value read, so that two requests at once send one mail between them.
+    // Claim the slot with the value read, so that two requests at once send one mail between them. An
+    // unsubscribed address becomes pending again: subscribing again is a new double opt-in.
     let claim = deps.db
       .from(TABLE)
       .update({
+        status: 'pending',
         verify_token_hash: hash,
         verify_expires_at: expires,
         verify_sent_at: now.toISOString(),
         ip: meta.ip,
         user_agent: meta.userAgent,
+        consent_text_version: meta.consentVersion ?? null,
+        consent_requested_at: now.toISOString(),
+        verified_at: null,
+        unsubscribed_at: null,
       })
       .eq('id', existing.id)
-      .eq('status', 'pending');
+      .eq('status', existing.status);
     claim = existing.verify_sent_at
       ? claim.eq('verify_sent_at', existing.verify_sent_at)
       : claim.is('verify_sent_at', null);

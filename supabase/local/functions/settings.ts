@@ -27,6 +27,8 @@ export function functionEnv(config: StackConfig): Record<string, string | undefi
   const dbHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return {
     SUPABASE_URL: internalApiUrl(config),
+    // The API's public address, for links in mail (hosted Supabase has none: its SUPABASE_URL is public).
+    API_EXTERNAL_URL: config.apiExternalUrl,
     SUPABASE_ANON_KEY: config.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
     // The new-format keys as hosted Supabase passes them: JSON dictionaries by key name.
@@ -37,6 +39,7 @@ export function functionEnv(config: StackConfig): Record<string, string | undefi
     MAIL_FROM: config.mailFrom,
     CONTACT_INBOX: config.contactInbox,
     SITE_URL: config.siteUrl,
+    UNSUBSCRIBE_SECRET: config.unsubscribeSecret,
     RATE_LIMITS: config.rateLimits ? 'on' : 'off',
     // Unset means the news function's own public defaults.
     NEWS_FEED_URLS: config.news?.feedUrls,

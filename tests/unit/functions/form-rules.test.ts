@@ -136,7 +136,7 @@ describe('form rules and zod schemas agree', () => {
       fc.property(emailish, (email) => {
         const form = checkForm(newsletterRules, { email });
         const server = validateNewsletter({ email });
-        if (form.ok) expect(server).toEqual({ ok: true, data: { email: form.values.email } });
+        if (form.ok) expect(server).toEqual({ ok: true, data: { email: form.values.email, consentVersion: null } });
         else expect(server).toEqual({ ok: false, field: 'email', error: form.errors.email });
       }),
       { numRuns: 300 },
@@ -162,7 +162,7 @@ describe('newsletter payload', () => {
         timestamp: '2026-11-22T10:00:00.000Z',
         website: '',
       }),
-    ).toEqual({ ok: true, data: { email: 'Ann@Example.com' } });
+    ).toEqual({ ok: true, data: { email: 'Ann@Example.com', consentVersion: null } });
   });
 
   test.each([

@@ -141,6 +141,17 @@ describe('Resend transport', () => {
     });
   });
 
+  test('extra headers (List-Unsubscribe) go in the JSON body as `headers`', async () => {
+    status = 200;
+    const mailer = createTransportMailer({ kind: 'resend', apiKey: 'k', apiUrl }, 'a@b.co');
+    const headers = {
+      'List-Unsubscribe': '<https://abc.supabase.co/functions/v1/newsletter-signup/unsubscribe?id=1&token=2>',
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    };
+    await mailer.send({ to: 'x@example.com', subject: 's', text: 't', headers });
+    expect((seen.at(-1)?.body as { headers?: unknown } | undefined)?.headers).toEqual(headers);
+  });
+
   test('an error answer fails the send with the status and the API message', async () => {
     status = 422;
     const mailer = createTransportMailer({ kind: 'resend', apiKey: 'k', apiUrl }, 'a@b.co');

@@ -1,0 +1,157 @@
+// Unsubscribing from the newsletter: the link (and the List-Unsubscribe headers, RFC 8058) in every mail to a
+// subscriber. The token is an HMAC-SHA-256 of the subscriber's id under UNSUBSCRIBE_SECRET: unguessable, bound
+// to that one row, the same in every isolate and in every mail sent to the subscriber, and checked without a
+// database read (a forged link costs one HMAC, never a query).
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Env } from '../_shared/env.ts';
+
+/** The path under the function that unsubscribes: /functions/v1/newsletter-signup/unsubscribe. */
+export const UNSUBSCRIBE_PATH = 'unsubscribe';
+
+/** A secret shorter than this is refused: the token is only as strong as the key. */
+const MIN_SECRET_LENGTH = 32;
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** 32 bytes of HMAC in base64url: 43 characters. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/** What the token signs: a label (so that the key signs nothing else by mistake) and the row's id. */
+const signed = (id: string) => new TextEncoder().encode(`newsletter-unsubscribe:v1:${id}`);
+
+function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+export interface UnsubscribeKey {
+  token(id: string): Promise<string>;
+  /** Whether `token` is the one for `id` (compared in constant time by WebCrypto's verify). */
+  check(id: string, token: string): Promise<boolean>;
+}
+
+/** The HMAC key from UNSUBSCRIBE_SECRET; throws naming the secret when it is missing or short. */
+export async function unsubscribeKey(env: Env): Promise<UnsubscribeKey> {
+  const secret = env.get('UNSUBSCRIBE_SECRET')?.trim() ?? '';
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw new Error(
+      `UNSUBSCRIBE_SECRET must be set to a random value of at least ${MIN_SECRET_LENGTH} characters ` +
+        '(e.g. openssl rand -base64 32): it signs the unsubscribe links',
+    );
+  }
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
+  return {
+    async token(id) {
+      return base64url(new Uint8Array(await crypto.subtle.sign('HMAC', key, signed(id.toLowerCase()))));
+    },
+    async check(id, token) {
+      if (!UUID_SHAPE.test(id) || !TOKEN_SHAPE.test(token)) return false;
+      return crypto.subtle.verify('HMAC', key, fromBase64url(token), signed(id));
+    },
+  };
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** The unsubscribe URL of one subscriber, on the function's public URL. */
+export function unsubscribeUrl(apiUrl: string, functionName: string, id: string, token: string): string {
+  const query = new URLSearchParams({ id, token });
+  return `${trimSlash(apiUrl)}/functions/v1/${functionName}/${UNSUBSCRIBE_PATH}?${query}`;
+}
+
+/** RFC 2369 / RFC 8058 headers for a mail to a subscriber: one-click unsubscribe by POST to `url`. */
+export function unsubscribeHeaders(url: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}
+
+/** Whether the request is for the unsubscribe path (`/<function>/unsubscribe`, as Supabase passes it). */
+export function isUnsubscribePath(req: Request): boolean {
+  return new URL(req.url).pathname.replace(/\/+$/, '').endsWith(`/${UNSUBSCRIBE_PATH}`);
+}
+
+/** Where an unsubscribe link leads: 'unsubscribed' (also when already so), or 'invalid' for a bad token. */
+export type UnsubscribeOutcome = 'unsubscribed' | 'invalid';
+
+/**
+ * Unsubscribes the subscriber `id` when `token` is theirs: status 'unsubscribed', no pending confirmation
+ * link left, and the hourly mail slot freed so that subscribing again sends a confirmation at once. A row
+ * already unsubscribed, or deleted since, is answered as unsubscribed too: the address gets no more mail.
+ */
+export async function unsubscribe(
+  id: string | null,
+  token: string | null,
+  deps: { db: SupabaseClient; key: UnsubscribeKey; now?: () => Date },
+  table: string,
+): Promise<UnsubscribeOutcome> {
+  if (!id || !token || !(await deps.key.check(id, token))) return 'invalid';
+  const now = (deps.now ?? (() => new Date()))();
+  const { error } = await deps.db
+    .from(table)
+    .update({
+      status: 'unsubscribed',
+      unsubscribed_at: now.toISOString(),
+      verify_token_hash: null,
+      verify_expires_at: null,
+      verify_sent_at: null,
+    })
+    .eq('id', id)
+    .neq('status', 'unsubscribed');
+  if (error) throw new Error(`Could not unsubscribe: ${error.message}`);
+  return 'unsubscribed';
+}
+
+/** The largest one-click body accepted (mail providers send `List-Unsubscribe=One-Click`, 26 bytes). */
+const MAX_ONE_CLICK_BYTES = 4096;
+
+/** The body, or null past `max` bytes (read no further than that). */
+async function readCapped(req: Request, max: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (Number(req.headers.get('content-length') ?? 0) > max) {
+    await req.body?.cancel().catch(() => {});
+    return null;
+  }
+  const bytes = new Uint8Array(max);
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.byteLength > max) {
+        await reader.cancel().catch(() => {});
+        return null;
+      }
+      bytes.set(value, size);
+      size += value.byteLength;
+    }
+  }
+  return bytes.slice(0, size);
+}
+
+/**
+ * Whether a POST body is RFC 8058's one-click request: `List-Unsubscribe=One-Click`, form-urlencoded or
+ * multipart/form-data (the RFC allows both). Reads at most 4 KB.
+ */
+export async function isOneClickBody(req: Request): Promise<boolean> {
+  const bytes = await readCapped(req, MAX_ONE_CLICK_BYTES);
+  if (!bytes) return false;
+  const type = req.headers.get('content-type') ?? '';
+  try {
+    const form = type.startsWith('multipart/form-data')
+      ? await new Response(bytes, { headers: { 'Content-Type': type } }).formData()
+      : new URLSearchParams(new TextDecoder().decode(bytes).trim());
+    return form.get('List-Unsubscribe') === 'One-Click';
+  } catch {
+    return false;
+  }
+}
