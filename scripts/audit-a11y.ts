@@ -283,7 +283,12 @@ function states(routes: string[]): State[] {
   );
 
   // /newsletter-verified in its variants (no query is the plain route above).
-  for (const query of ['?type=user', '?status=expired', '?status=invalid']) {
+  for (const query of [
+    '?type=user',
+    '?type=user#error=access_denied&error_code=otp_expired',
+    '?status=expired',
+    '?status=invalid',
+  ]) {
     list.push({ page: '/newsletter-verified', state: query, path: `/newsletter-verified${query}` });
   }
 

@@ -289,10 +289,10 @@ export const cardGroupSchema = z.strictObject({
 });
 
 /**
- * The /newsletter-verified variants: content/verification/{email,user,expired,invalid}.md; the body is the
- * message. `symbol` is the mark above the heading (a tick unless given).
+ * The /newsletter-verified variants: content/verification/{email,user,user-expired,expired,invalid}.md; the
+ * body is the message. `symbol` is the mark above the heading (a tick unless given).
  */
-export const verificationVariants = ['email', 'user', 'expired', 'invalid'] as const;
+export const verificationVariants = ['email', 'user', 'user-expired', 'expired', 'invalid'] as const;
 export const verificationSchema = z.strictObject({
   variant: z.enum(verificationVariants),
   symbol: z.string().trim().min(1).max(2).optional(),

@@ -2,7 +2,13 @@
   const r = document.querySelector('[data-verification]'),
     q = new URLSearchParams(location.search),
     s = q.get('status');
-  const n = q.get('type') === 'user' ? 'user' : s === 'expired' || s === 'invalid' ? s : 'email';
+  const n = /[#&]error(_code)?=/.test(location.hash)
+    ? 'user-expired'
+    : q.get('type') === 'user'
+      ? 'user'
+      : s === 'expired' || s === 'invalid'
+        ? s
+        : 'email';
   const v = r.querySelector(`[data-variant="${n}"]`),
     d = v.dataset;
   if (v.hidden) {
