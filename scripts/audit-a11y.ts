@@ -285,6 +285,7 @@ function states(routes: string[]): State[] {
   // /newsletter-verified in its variants (no query is the plain route above).
   for (const query of [
     '?type=user',
+    '?type=user#error=access_denied&error_code=otp_expired',
     '?status=expired',
     '?status=invalid',
     '?status=unsubscribed',

@@ -95,7 +95,7 @@ const cardGroups = defineCollection({
   schema: cardGroupSchema,
 });
 
-/** The /newsletter-verified variants: content/verification/{email,user}.md. */
+/** The /newsletter-verified variants: content/verification/{email,user,user-expired,expired,invalid}.md. */
 const verification = defineCollection({
   loader: glob({ base: './content/verification', pattern: '**/*.md' }),
   schema: verificationSchema,

@@ -291,13 +291,15 @@ export const cardGroupSchema = z.strictObject({
 });
 
 /**
- * The /newsletter-verified variants: content/verification/{email,user,expired,invalid,unsubscribed,
+ * The /newsletter-verified variants: content/verification/{email,user,user-expired,expired,invalid,unsubscribed,
  * unsubscribe-invalid}.md; the body is the message. `symbol` is the mark above the heading (a tick unless given).
- * `?status=` picks any variant but the first two; `?type=user` picks `user`.
+ * `?status=` picks any variant but the first three; `?type=user` picks `user`; an auth error in the fragment
+ * picks `user-expired`.
  */
 export const verificationVariants = [
   'email',
   'user',
+  'user-expired',
   'expired',
   'invalid',
   'unsubscribed',

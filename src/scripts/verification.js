@@ -2,8 +2,9 @@
   const r = document.querySelector('[data-verification]'),
     q = new URLSearchParams(location.search),
     s = q.get('status');
-  const n =
-    q.get('type') === 'user'
+  const n = /[#&]error(_code)?=/.test(location.hash)
+    ? 'user-expired'
+    : q.get('type') === 'user'
       ? 'user'
       : ['expired', 'invalid', 'unsubscribed', 'unsubscribe-invalid'].includes(s)
         ? s

@@ -23,8 +23,9 @@ export function sessionStorageKey(url: string = SUPABASE_URL): string {
 }
 
 /**
- * Reads the session supabase-js persisted. Signed in when it parses and has not expired;
- * refresh is not attempted here, so a just-expired but refreshable session reads as signed out.
+ * Reads the session supabase-js persisted. Signed in when it parses and has not expired. An expired one
+ * that carries a refresh token reads as 'loading': only the auth server can say whether the member is still
+ * signed in (loadStoredAuth asks it).
  */
 export function readStoredSession(
   storage: Pick<Storage, 'getItem'> | undefined = globalThis.localStorage,
@@ -36,8 +37,13 @@ export function readStoredSession(
     if (!raw) return { status: 'signed-out' };
     const session: unknown = JSON.parse(raw);
     if (typeof session !== 'object' || session === null) return { status: 'signed-out' };
-    const { expires_at, user } = session as { expires_at?: unknown; user?: { email?: unknown } };
-    if (typeof expires_at !== 'number' || expires_at * 1000 <= now) return { status: 'signed-out' };
+    const { expires_at, refresh_token, user } = session as {
+      expires_at?: unknown;
+      refresh_token?: unknown;
+      user?: { email?: unknown };
+    };
+    if (typeof expires_at !== 'number') return { status: 'signed-out' };
+    if (expires_at * 1000 <= now) return { status: refresh_token ? 'loading' : 'signed-out' };
     const email = typeof user?.email === 'string' ? user.email : undefined;
     return email ? { status: 'signed-in', email } : { status: 'signed-in' };
   } catch {
@@ -46,33 +52,33 @@ export function readStoredSession(
   }
 }
 
-/** $auth from what supabase-js reports: an auth event and the session it carries. */
-export function authFromSession(event: AuthChangeEvent, session: Session | null): AuthState {
-  const user = session?.user ?? null;
-  return {
-    status: session ? 'signed-in' : 'signed-out',
-    ...(user?.email ? { email: user.email } : {}),
-    session,
-    user,
-    event,
-  };
-}
-
 /** True once supabase-js feeds $auth; storage reads then stand aside. */
 let clientOwnsAuth = false;
 export function markClientOwnsAuth(): void {
   clientOwnsAuth = true;
 }
 
+/**
+ * $auth from storage. An expired access token leaves it 'loading' (the header's placeholder) and calls
+ * `refresh`, which loads supabase-js (only then, so pages without islands ship none of it up front): it
+ * refreshes the session as it starts and its events decide, TOKEN_REFRESHED keeping the member signed in,
+ * a refused refresh token removing the stored session with SIGNED_OUT.
+ */
+function applyStoredAuth(refresh: () => Promise<unknown>): void {
+  const state = readStoredSession();
+  $auth.set(state);
+  if (state.status === 'loading') refresh().catch(() => $auth.set({ status: 'signed-out' }));
+}
+
 /** Sets $auth from storage; call once in the browser. Follows sign-in/out in other tabs. */
 let listening = false;
-export function loadStoredAuth(): void {
+export function loadStoredAuth(refresh: () => Promise<unknown>): void {
   if (clientOwnsAuth) return;
-  $auth.set(readStoredSession());
+  applyStoredAuth(refresh);
   if (listening) return;
   listening = true;
   addEventListener('storage', (event) => {
     if (clientOwnsAuth) return;
-    if (event.key === null || event.key === sessionStorageKey()) $auth.set(readStoredSession());
+    if (event.key === null || event.key === sessionStorageKey()) applyStoredAuth(refresh);
   });
 }

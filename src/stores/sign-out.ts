@@ -1,5 +1,6 @@
-// Sign Out for the header (every page) and the signed-in sidebar. supabase-js is loaded here on demand,
-// so pages without islands ship none of it until the button is pressed.
+// Sign Out for the header (every page) and the signed-in sidebar, and the header's start of supabase-js when
+// the stored session has expired. supabase-js is loaded here on demand, so pages without islands ship none of
+// it until it is needed.
 import { queueToast, toast } from './toasts.ts';
 
 export interface SignOutTexts {
@@ -10,6 +11,12 @@ export interface SignOutTexts {
 }
 
 let leaving = false;
+
+/**
+ * The browser client, loaded on first use. Started with an expired stored session, supabase-js refreshes it
+ * and reports the outcome to $auth (src/stores/auth.ts: the header waits for it).
+ */
+export const client = () => import('./supabase.ts').then((m) => m.supabase());
 
 /** True from the moment Sign Out is pressed until it fails: the signed-in pages' gate then leaves the
  * navigation to Sign Out (to /) instead of sending the page to /auth on the SIGNED_OUT event. */
@@ -25,8 +32,7 @@ export function isSigningOut(): boolean {
 export async function signOut(texts: SignOutTexts): Promise<boolean> {
   leaving = true;
   try {
-    const { supabase } = await import('./supabase.ts');
-    const { error } = await supabase().auth.signOut();
+    const { error } = await (await client()).auth.signOut();
     if (error) throw error;
   } catch (err) {
     console.error('Sign out failed:', err);

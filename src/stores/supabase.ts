@@ -5,11 +5,11 @@
 // exactly as createClient() wires them: the same storage key, headers and access-token fetch. createClient()
 // would also construct the Realtime and Storage clients, ~25 KB gzip that no page uses and that would put
 // the signed-in pages past their 130 KB budget.
-import { AuthClient, type GoTrueClient } from '@supabase/auth-js';
+import { type AuthChangeEvent, AuthClient, type GoTrueClient, type Session } from '@supabase/auth-js';
 import { FunctionsClient } from '@supabase/functions-js';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { SUPABASE_KEY } from './api-key.ts';
-import { $auth, authFromSession, markClientOwnsAuth, SUPABASE_URL, sessionStorageKey } from './auth.ts';
+import { $auth, type AuthState, markClientOwnsAuth, SUPABASE_URL, sessionStorageKey } from './auth.ts';
 
 export interface BrowserClient {
   auth: GoTrueClient;
@@ -18,6 +18,21 @@ export interface BrowserClient {
 }
 
 let client: BrowserClient | undefined;
+
+/**
+ * $auth from what supabase-js reports: an auth event and the session it carries. Kept here, beside the
+ * client, rather than in auth.ts: every page loads auth.ts, only pages that run supabase-js need this.
+ */
+export function authFromSession(event: AuthChangeEvent, session: Session | null): AuthState {
+  const user = session?.user ?? null;
+  return {
+    status: session ? 'signed-in' : 'signed-out',
+    ...(user?.email ? { email: user.email } : {}),
+    session,
+    user,
+    event,
+  };
+}
 
 /** supabase-js's fetchWithAuth: the API key, and the member's access token as the bearer when signed in. */
 function fetchWithAuth(auth: GoTrueClient, keyAsBearer: boolean): typeof fetch {

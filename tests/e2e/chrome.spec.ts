@@ -1,7 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
+import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/config.ts';
 import { copy, fill } from '../content.ts';
 
 const SESSION_KEY = 'sb-127-auth-token';
+const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 
 // The chrome's links and labels come from content/site/navigation.md (tests/content.ts).
 const site = copy('site/navigation');
@@ -29,6 +31,46 @@ async function storeSession(page: Page, email: string, expiresInSeconds: number)
     { key: SESSION_KEY, email, expiresInSeconds },
   );
 }
+
+interface StoredSession {
+  access_token: string;
+  refresh_token: string;
+  expires_at: number;
+  user: { email: string };
+}
+
+let counter = 0;
+/** A confirmed member made with the admin API and signed in with the password grant, as the stack answers. */
+async function signedInMember(): Promise<{ email: string; session: StoredSession }> {
+  const email = `header-${Date.now()}-${process.pid}-${counter++}@example.com`;
+  const password = 'Str0ng!Passw0rd';
+  const created = await fetch(`${API}/auth/v1/admin/users`, {
+    method: 'POST',
+    headers: {
+      apikey: DEMO_SERVICE_ROLE_KEY,
+      Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}`,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify({ email, password, email_confirm: true }),
+  });
+  expect(created.status).toBe(200);
+  const grant = await fetch(`${API}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(grant.status).toBe(200);
+  return { email, session: (await grant.json()) as StoredSession };
+}
+
+/** Stores the session where supabase-js keeps it, with expires_at a minute in the past. */
+async function storeAgedSession(page: Page, session: StoredSession) {
+  const aged = { ...session, expires_at: Math.floor(Date.now() / 1000) - 60 };
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_KEY, JSON.stringify(aged)]);
+}
+
+const storedSession = (page: Page) =>
+  page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null') as StoredSession | null, SESSION_KEY);
 
 test.describe('desktop header', () => {
   test.skip(({ isMobile }) => isMobile, 'the desktop navigation is hidden on phones');
@@ -108,13 +150,56 @@ test.describe('desktop header', () => {
     await expect(auth.locator('a', { hasText: labels.signUp })).toBeHidden();
   });
 
-  test('an expired stored session counts as signed out', async ({ page }) => {
-    await storeSession(page, 'trader@example.com', -60);
-    await page.goto('/');
+  test('an expired access token with a good refresh token: the header refreshes it and shows the member', async ({
+    page,
+  }) => {
+    const member = await signedInMember();
+    await page.goto('/features');
+    // The access token's hour has passed: expires_at is in the past, the refresh token still good.
+    await storeAgedSession(page, member.session);
+    // Hold the refresh so that the header can be seen deciding: the loading placeholder, no Sign In.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const refreshed = page.waitForResponse((r) => r.url().includes('grant_type=refresh_token'));
+    await page.route('**/auth/v1/token?grant_type=refresh_token', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/features');
+    const auth = authArea(page);
+    await expect(auth.locator('[data-auth-state="loading"]')).toBeVisible();
+    await expect(auth.locator('a', { hasText: labels.signIn })).toBeHidden();
+    release();
+    expect((await refreshed).status()).toBe(200);
+    await expect(auth.getByText(member.email)).toBeVisible();
+    await expect(auth.locator('[data-sign-out]')).toBeVisible();
+    await expect(auth.locator('a', { hasText: labels.signIn })).toBeHidden();
+    // The new session is stored: its access token is good for another hour.
+    const stored = await storedSession(page);
+    expect(stored?.expires_at).toBeGreaterThan(Date.now() / 1000 + 60);
+    expect(stored?.refresh_token).not.toBe(member.session.refresh_token);
+  });
+
+  test('an expired access token whose refresh token was revoked: Sign In, and the stale session is gone', async ({
+    page,
+  }) => {
+    const member = await signedInMember();
+    // Signing out everywhere revokes every refresh token of the member.
+    const logout = await fetch(`${API}/auth/v1/logout?scope=global`, {
+      method: 'POST',
+      headers: { apikey: DEMO_ANON_KEY, Authorization: `Bearer ${member.session.access_token}` },
+    });
+    expect(logout.status).toBe(204);
+    await page.goto('/features');
+    await storeAgedSession(page, member.session);
+    await page.goto('/features');
     const auth = authArea(page);
     await expect(auth.getByRole('link', { name: labels.signIn })).toBeVisible();
     await expect(auth.locator('[data-auth-email]')).toBeHidden();
     await expect(auth.locator('[data-sign-out]')).toBeHidden();
+    await expect.poll(() => storedSession(page)).toBeNull();
   });
 
   test('the skip link moves focus to the main content', async ({ page }) => {

@@ -2,12 +2,12 @@ import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   $auth,
-  authFromSession,
   loadStoredAuth,
   markClientOwnsAuth,
   readStoredSession,
   sessionStorageKey,
 } from '../../src/stores/auth.ts';
+import { authFromSession } from '../../src/stores/supabase.ts';
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const KEY = 'sb-127-auth-token';
@@ -16,10 +16,10 @@ const storage = (value: string | null) => ({
   getItem: (key: string) => (key === KEY ? value : null),
 });
 
-const session = (expiresAt: unknown, email: unknown = 'trader@example.com') =>
+const session = (expiresAt: unknown, email: unknown = 'trader@example.com', refreshToken: unknown = 'r') =>
   JSON.stringify({
     access_token: 'a',
-    refresh_token: 'r',
+    refresh_token: refreshToken,
     token_type: 'bearer',
     expires_in: 3600,
     expires_at: expiresAt,
@@ -44,8 +44,12 @@ describe('readStoredSession', () => {
   it.each<[string, string | null, ReturnType<typeof readStoredSession>]>([
     ['valid, unexpired', session(NOW / 1000 + 60), { status: 'signed-in', email: 'trader@example.com' }],
     ['valid, without an email', session(NOW / 1000 + 60, null), { status: 'signed-in' }],
-    ['expired a second ago', session(NOW / 1000 - 1), { status: 'signed-out' }],
-    ['expiring exactly now', session(NOW / 1000), { status: 'signed-out' }],
+    // An expired access token with a refresh token: undecided until the auth server answers the refresh.
+    ['expired a second ago, with a refresh token', session(NOW / 1000 - 1), { status: 'loading' }],
+    ['expiring exactly now, with a refresh token', session(NOW / 1000), { status: 'loading' }],
+    ['expired a day ago, with a refresh token', session(NOW / 1000 - 86_400), { status: 'loading' }],
+    ['expired, refresh token null', session(NOW / 1000 - 1, 'a@example.com', null), { status: 'signed-out' }],
+    ['expired, refresh token empty', session(NOW / 1000 - 1, 'a@example.com', ''), { status: 'signed-out' }],
     ['expires_at not a number', session('tomorrow'), { status: 'signed-out' }],
     ['malformed JSON', '{"access_token":', { status: 'signed-out' }],
     ['JSON that is not an object', '"hello"', { status: 'signed-out' }],
@@ -129,7 +133,7 @@ describe('authFromSession: supabase-js events to $auth', () => {
     const state = authFromSession('PASSWORD_RECOVERY', liveSession('a@example.com'));
     $auth.set(state);
     markClientOwnsAuth();
-    loadStoredAuth();
+    loadStoredAuth(async () => {});
     expect($auth.get()).toBe(state);
     $auth.set({ status: 'loading' });
   });
