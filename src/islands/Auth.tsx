@@ -3,6 +3,7 @@ import {
   type AuthLabels,
   type AuthMode,
   type AuthTab,
+  type CodeStep,
   fillAccounts,
   readAuthEntry,
   recoveryLinkAction,
@@ -12,6 +13,7 @@ import { SUPABASE_KEY } from '../stores/api-key.ts';
 import { $auth, SUPABASE_URL } from '../stores/auth.ts';
 import { supabase } from '../stores/supabase.ts';
 import { queueToast, toast } from '../stores/toasts.ts';
+import AuthCode from './parts/AuthCode.tsx';
 import AuthReset from './parts/AuthReset.tsx';
 import AuthSignIn, { primaryButtonClass } from './parts/AuthSignIn.tsx';
 import AuthSignUp from './parts/AuthSignUp.tsx';
@@ -83,7 +85,8 @@ interface OtherAccount {
 
 /**
  * The /auth page: Sign In / Sign Up tabs, or the password reset form when the page was opened from a
- * recovery link (code, hash tokens or tab=reset) or a PASSWORD_RECOVERY event arrives.
+ * recovery link (code, hash tokens or tab=reset) or a PASSWORD_RECOVERY event arrives, or a step for an
+ * emailed code (after Create Account or Forgot password?, or tab=confirm / tab=recover).
  */
 export default function Auth({ labels, passwordLabels }: Props) {
   // null until the URL has been read and, for a link, its session set.
@@ -94,6 +97,8 @@ export default function Auth({ labels, passwordLabels }: Props) {
   // True once a recovery link (or event) gave this page its session: leaving the reset form drops it.
   const recoverySession = useRef(false);
   const [otherAccount, setOtherAccount] = useState<OtherAccount | null>(null);
+  // The address a code step is about, when the page knows it.
+  const [codeEmail, setCodeEmail] = useState('');
 
   useEffect(() => {
     const client = supabase();
@@ -128,7 +133,7 @@ export default function Auth({ labels, passwordLabels }: Props) {
         if (active) setMode('signin');
         return;
       }
-      if (entry.kind === 'code') {
+      if (entry.kind === 'pkce') {
         const { error } = await client.auth.exchangeCodeForSession(entry.code);
         if (!active) return;
         if (error) return expired();
@@ -164,7 +169,7 @@ export default function Auth({ labels, passwordLabels }: Props) {
         location.replace('/');
         return;
       }
-      if (active) setMode((m) => m ?? entry.tab);
+      if (active) setMode((m) => m ?? (entry.kind === 'code' ? entry.step : entry.tab));
     }
 
     const unbind = $auth.listen((state) => {
@@ -188,6 +193,13 @@ export default function Auth({ labels, passwordLabels }: Props) {
     showUrl(tab);
     setMode(tab);
     if (focus) tabRefs.current[tab]?.focus();
+  }
+
+  /** A code step for the address a form just used (a mail went out, or sign-in found it unconfirmed). */
+  function openCodeStep(step: CodeStep, email: string) {
+    setCodeEmail(email);
+    showUrl(step);
+    setMode(step);
   }
 
   function onTabKey(event: KeyboardEvent<HTMLButtonElement>, tab: AuthTab) {
@@ -274,6 +286,23 @@ export default function Auth({ labels, passwordLabels }: Props) {
     return <AuthReset labels={labels} passwordLabels={passwordLabels} onLeave={leaveReset} />;
   }
 
+  if (mode === 'confirm' || mode === 'recover') {
+    return (
+      <AuthCode
+        key={mode}
+        labels={labels}
+        step={mode}
+        email={codeEmail}
+        onBack={() => selectTab('signin')}
+        onRecovered={() => {
+          recoverySession.current = true;
+          showUrl('reset');
+          setMode('reset');
+        }}
+      />
+    );
+  }
+
   return (
     <div>
       <div
@@ -303,9 +332,13 @@ export default function Auth({ labels, passwordLabels }: Props) {
       </div>
       <div role="tabpanel" id={`auth-panel-${mode}`} aria-labelledby={`auth-tab-${mode}`} className="mt-6">
         {mode === 'signin' ? (
-          <AuthSignIn labels={labels} />
+          <AuthSignIn labels={labels} onCodeStep={openCodeStep} />
         ) : (
-          <AuthSignUp labels={labels} passwordLabels={passwordLabels} />
+          <AuthSignUp
+            labels={labels}
+            passwordLabels={passwordLabels}
+            onSignedUp={(email) => openCodeStep('confirm', email)}
+          />
         )}
       </div>
     </div>

@@ -66,13 +66,40 @@ export const AUTH_LABEL_KEYS = [
   'otherAccountText',
   'otherAccountContinue',
   'otherAccountStay',
+  'notConfirmedTitle',
+  'notConfirmedDescription',
+  'resendLink',
+  'codeHeading',
+  'codeLead',
+  'code',
+  'codeHint',
+  'confirmCode',
+  'confirming',
+  'sendNewCode',
+  'sendingCode',
+  'codeSentTitle',
+  'codeSentDescription',
+  'codeWaitTitle',
+  'codeWaitDescription',
+  'codeSendFailedTitle',
+  'codeFormat',
+  'codeWrong',
+  'codeFailed',
+  'confirmedTitle',
+  'backToSignIn',
+  'recoverHeading',
+  'recoverLead',
+  'confirmRecoverCode',
+  'sendNewResetCode',
 ] as const;
 
 export type AuthLabelKey = (typeof AUTH_LABEL_KEYS)[number];
 export type AuthLabels = Record<AuthLabelKey, string>;
 
 export type AuthTab = 'signin' | 'signup';
-export type AuthMode = AuthTab | 'reset';
+/** The code steps: 'confirm' for a sign-up's confirmation mail, 'recover' for a password reset mail. */
+export type CodeStep = 'confirm' | 'recover';
+export type AuthMode = AuthTab | 'reset' | CodeStep;
 
 /**
  * What the page was opened with: a tab, a PKCE code, the tokens of a recovery link, tokens of anything else
@@ -82,7 +109,8 @@ export type AuthMode = AuthTab | 'reset';
 export type AuthEntry =
   | { kind: 'tab'; tab: AuthTab }
   | { kind: 'reset' }
-  | { kind: 'code'; code: string }
+  | { kind: 'code'; step: CodeStep }
+  | { kind: 'pkce'; code: string }
   | { kind: 'tokens'; accessToken: string; refreshToken: string }
   | { kind: 'not-recovery' }
   | { kind: 'link-error'; code: string };
@@ -94,7 +122,7 @@ export function readAuthEntry(search: string, hash: string): AuthEntry {
   const error = fragment.get('error_code') ?? fragment.get('error') ?? query.get('error_code') ?? query.get('error');
   if (error) return { kind: 'link-error', code: error };
   const code = query.get('code');
-  if (code) return { kind: 'code', code };
+  if (code) return { kind: 'pkce', code };
   const accessToken = fragment.get('access_token');
   const refreshToken = fragment.get('refresh_token');
   const recovery = fragment.get('type') === 'recovery';
@@ -106,6 +134,9 @@ export function readAuthEntry(search: string, hash: string): AuthEntry {
   if (recovery) return { kind: 'link-error', code: 'otp_expired' };
   const tab = query.get('tab');
   if (tab === 'reset') return { kind: 'reset' };
+  // tab=resend: the address links to it by the older name of the confirmation step.
+  if (tab === 'confirm' || tab === 'resend') return { kind: 'code', step: 'confirm' };
+  if (tab === 'recover') return { kind: 'code', step: 'recover' };
   return { kind: 'tab', tab: tab === 'signup' ? 'signup' : 'signin' };
 }
 
@@ -180,6 +211,7 @@ export function resetRequestFailure(serverText: string | undefined): Problem {
 export function signInFailure(err: { code?: string; message?: string }): Problem {
   if (err.code === 'invalid_credentials' || /invalid login credentials/i.test(err.message ?? ''))
     return { title: 'invalidCredentialsTitle', description: 'invalidCredentialsDescription' };
+  if (isNotConfirmed(err)) return { title: 'notConfirmedTitle', description: 'notConfirmedDescription' };
   return { title: 'signInFailedTitle', text: err.message };
 }
 
@@ -190,4 +222,47 @@ export function isExpiredSessionError(err: { code?: string; message?: string; na
   if (err.code && ['session_not_found', 'session_expired', 'invalid_jwt', 'bad_jwt', 'otp_expired'].includes(err.code))
     return true;
   return /session missing|session or user missing|session_not_found|invalid_jwt/i.test(err.message ?? '');
+}
+
+/** The auth service refused a sign-in because the address has not been confirmed yet. */
+export function isNotConfirmed(err: { code?: string; message?: string }): boolean {
+  return err.code === 'email_not_confirmed' || /email not confirmed/i.test(err.message ?? '');
+}
+
+/** The code as typed or pasted ("123 456", "123-456"), digits only. */
+export function cleanCode(input: string): string {
+  return input.replace(/\D/g, '');
+}
+
+/** The code field's own check before anything is sent: the mails' codes have six digits. */
+export function codeProblem(code: string): AuthLabelKey | undefined {
+  return /^\d{6}$/.test(code) ? undefined : 'codeFormat';
+}
+
+/**
+ * What the code field says when the auth service refuses a code: a wrong or used code (GoTrue answers 403
+ * otp_expired for both) in the page's words, anything else (too many tries, a code burnt after too many
+ * misses) in the service's own.
+ */
+export function codeFailure(err: { code?: string; message?: string; status?: number }): {
+  label?: AuthLabelKey;
+  text?: string;
+} {
+  if (err.code === 'otp_expired' || /expired or is invalid/i.test(err.message ?? '')) return { label: 'codeWrong' };
+  const text = err.message?.trim();
+  return text ? { text } : { label: 'codeFailed' };
+}
+
+/**
+ * The toast after asking for a new mail. The auth service answers the same whether or not the address has an
+ * account waiting (and so does this), except a 429: too many mails to the address or from this visitor, for
+ * which the member is asked to wait.
+ */
+export function resendOutcome(err: { status?: number; message?: string } | null): Problem {
+  if (!err) return { title: 'codeSentTitle', description: 'codeSentDescription' };
+  if (err.status === 429) return { title: 'codeWaitTitle', description: 'codeWaitDescription' };
+  const text = err.message?.trim();
+  return text
+    ? { title: 'codeSendFailedTitle', text }
+    : { title: 'codeSendFailedTitle', description: 'unexpectedDescription' };
 }

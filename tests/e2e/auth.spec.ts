@@ -68,6 +68,39 @@ async function mailedLink(to: string): Promise<string> {
   throw new Error(`no mail to ${to}`);
 }
 
+/** Every mail to `to` the catcher holds, newest first, in full. */
+async function mailsTo(to: string): Promise<{ Text: string }[]> {
+  const { messages } = (await (await fetch(`${MAIL}/messages`)).json()) as {
+    messages: { ID: string; To: { Address: string }[] }[];
+  };
+  const mine = messages.filter((m) => m.To.some((a) => a.Address.toLowerCase() === to.toLowerCase()));
+  return Promise.all(
+    mine.map(async (m) => (await (await fetch(`${MAIL}/message/${m.ID}`)).json()) as { Text: string }),
+  );
+}
+
+/** The 6-digit code ("Or use this code") of the newest mail to `to`, once there are `count` of them. */
+async function mailedCode(to: string, count = 1): Promise<string> {
+  await expect.poll(async () => (await mailsTo(to)).length, { timeout: 15_000 }).toBe(count);
+  const [newest] = await mailsTo(to);
+  const code = /Or use this code: (\d{6})/.exec(newest?.Text ?? '')?.[1];
+  if (!code) throw new Error(`no code in the mail to ${to}: ${newest?.Text}`);
+  return code;
+}
+
+/** A code that is not `code`. */
+const otherCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+/** Signs up through the auth service itself, as the user-signup function does: a confirmation mail goes out. */
+async function signUpUnconfirmed(email: string) {
+  const res = await fetch(`${API}/auth/v1/signup`, {
+    method: 'POST',
+    headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD, data: { first_name: 'Test', last_name: 'User' } }),
+  });
+  expect(res.status).toBe(200);
+}
+
 /** A fresh session of the account: the tokens a link to /auth would carry. */
 async function sessionTokens(email: string, password = PASSWORD) {
   const res = await fetch(`${API}/auth/v1/token?grant_type=password`, {
@@ -119,8 +152,10 @@ test.describe('desktop', () => {
     await expect(toast(page, t('signUpSuccessDescription'))).toBeVisible({
       timeout: 15_000,
     });
-    await expect(page.getByLabel(t('email'))).toHaveValue('');
-    await expect(page.getByLabel(t('firstName'))).toHaveValue('');
+    // The form gives way to the code step, for the address just used.
+    await expect(page.getByRole('heading', { name: t('codeHeading') })).toBeVisible();
+    await expect(page.getByLabel(t('email'), { exact: true })).toHaveValue(email);
+    await expect(page.getByLabel(t('firstName'))).toHaveCount(0);
 
     await page.goto(await mailedLink(email));
     await expect(page).toHaveURL(/\/newsletter-verified\?type=user$/);
@@ -140,6 +175,129 @@ test.describe('desktop', () => {
     await expect(toast(page, site.labels.signedOutTitle)).toContainText(site.labels.signedOutDescription);
     await expect(header.getByRole('link', { name: site.labels.signIn })).toBeVisible();
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('auth-token')))).toEqual([]);
+  });
+
+  test('sign up, then the code from the mail signs in on /dashboard; a wrong code is refused and the step stays', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const email = uniqueEmail('code');
+    await page.goto('/auth?tab=signup');
+    await page.getByLabel(t('firstName')).fill('Grace');
+    await page.getByLabel(t('lastName')).fill('Hopper');
+    await page.getByLabel(t('email')).fill(email);
+    await page.getByLabel(t('password'), { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: t('signUp') }).click();
+    await expect(page.getByRole('heading', { name: t('codeHeading') })).toBeVisible({ timeout: 15_000 });
+    await expect(page).toHaveURL(/\/auth\?tab=confirm$/);
+    const field = page.getByRole('textbox', { name: t('code') });
+    await expect(field).toBeFocused();
+    await expect(field).toHaveAttribute('autocomplete', 'one-time-code');
+    await expect(field).toHaveAttribute('inputmode', 'numeric');
+    const code = await mailedCode(email);
+
+    // Too short: said under the field before anything is sent.
+    await field.fill('123');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert').filter({ hasText: t('codeFormat') })).toBeVisible();
+
+    // A wrong code: the server refuses it, the field says so and keeps focus, the step stays.
+    await field.fill(otherCode(code));
+    await page.getByRole('button', { name: t('confirmCode') }).click();
+    await expect(page.getByRole('alert').filter({ hasText: t('codeWrong') })).toBeVisible();
+    await expect(field).toHaveAttribute('aria-invalid', 'true');
+    await expect(field).toBeFocused();
+    await expect(page).toHaveURL(/\/auth\?tab=confirm$/);
+    expect(await storedEmail(page)).toBeNull();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The right one, typed with a space as the mail's reader might: signed in, on /dashboard.
+    await field.fill(`${code.slice(0, 3)} ${code.slice(3)}`);
+    await page.getByRole('button', { name: t('confirmCode') }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(toast(page, t('confirmedTitle'))).toBeVisible();
+    await expect(page.getByRole('banner').getByText(email).filter({ visible: true })).toBeVisible();
+    expect(await storedEmail(page)).toBe(email);
+  });
+
+  test('an unconfirmed member: sign-in opens the code step; a new mail arrives and its link confirms', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const email = uniqueEmail('unconfirmed');
+    await signUpUnconfirmed(email);
+    await mailedCode(email, 1);
+    await signIn(page, email, PASSWORD);
+    await expect(toast(page, t('notConfirmedTitle'))).toContainText(t('notConfirmedDescription'));
+    await expect(page.getByRole('heading', { name: t('codeHeading') })).toBeVisible();
+    await expect(page).toHaveURL(/\/auth\?tab=confirm$/);
+    await expect(page.getByLabel(t('email'), { exact: true })).toHaveValue(email);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: t('sendNewCode') }).click();
+    await expect(toast(page, t('codeSentTitle'))).toContainText(t('codeSentDescription'));
+    await mailedCode(email, 2);
+    expect(await passwordWorks(email, PASSWORD)).toBe(false);
+    await page.goto(await mailedLink(email));
+    await expect(page).toHaveURL(/\/newsletter-verified\?type=user$/);
+    expect(await passwordWorks(email, PASSWORD)).toBe(true);
+  });
+
+  test("Didn't get the confirmation email? An unknown or confirmed address gets the same answer and no mail", async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const unknown = uniqueEmail('nobody');
+    const confirmed = uniqueEmail('confirmed');
+    await createUser(confirmed);
+    await page.goto('/auth?tab=signin');
+    await page.getByRole('button', { name: t('resendLink') }).click();
+    await expect(page.getByRole('heading', { name: t('codeHeading') })).toBeVisible();
+    await expect(page).toHaveURL(/\/auth\?tab=confirm$/);
+    await expect(page.getByLabel(t('email'), { exact: true })).toBeFocused();
+    for (const address of [unknown, confirmed]) {
+      await page.getByLabel(t('email'), { exact: true }).fill(address);
+      await page.getByRole('button', { name: t('sendNewCode') }).click();
+      await expect(toast(page, t('codeSentTitle')).last()).toContainText(t('codeSentDescription'));
+    }
+    await page.waitForTimeout(2_000);
+    expect(await mailsTo(unknown)).toEqual([]);
+    expect(await mailsTo(confirmed)).toEqual([]);
+
+    // The step's older name opens it too; Back returns to the tabs.
+    await page.goto('/auth?tab=resend');
+    await expect(page.getByRole('heading', { name: t('codeHeading') })).toBeVisible();
+    await page.getByRole('button', { name: t('backToSignIn') }).click();
+    await expect(page).toHaveURL(/\/auth\?tab=signin$/);
+    await expect(page.getByRole('tab', { name: t('signInTab') })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  test('forgot password: the reset code from the mail opens the new-password form', async ({ page }) => {
+    test.setTimeout(60_000);
+    const email = uniqueEmail('resetcode');
+    await createUser(email);
+    await page.goto('/auth?tab=signin');
+    await page.getByLabel(t('email')).fill(email);
+    await page.getByRole('button', { name: t('forgotPassword') }).click();
+    await expect(toast(page, t('resetSentTitle'))).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('heading', { name: t('recoverHeading') })).toBeVisible();
+    await expect(page).toHaveURL(/\/auth\?tab=recover$/);
+    const code = await mailedCode(email);
+    const field = page.getByRole('textbox', { name: t('code') });
+    await field.fill(otherCode(code));
+    await page.getByRole('button', { name: t('confirmRecoverCode') }).click();
+    await expect(page.getByRole('alert').filter({ hasText: t('codeWrong') })).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await field.fill(code);
+    await page.getByRole('button', { name: t('confirmRecoverCode') }).click();
+    await expect(page.getByRole('heading', { name: t('resetHeading') })).toBeVisible();
+    await expect(page).toHaveURL(/\/auth\?tab=reset$/);
+    await page.getByLabel(t('newPassword'), { exact: true }).fill('N3w-password!');
+    await page.getByLabel(t('confirmPassword')).fill('N3w-password!');
+    await page.getByRole('button', { name: t('updatePassword') }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    expect(await passwordWorks(email, 'N3w-password!')).toBe(true);
   });
 
   test('an existing address: Account exists', async ({ page }) => {

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   type AuthEntry,
+  cleanCode,
+  codeFailure,
+  codeProblem,
   fillAccounts,
   isExpiredSessionError,
   readAuthEntry,
   recoveryLinkAction,
+  resendOutcome,
   resetProblem,
   resetRequestFailure,
   type SignUpFields,
@@ -38,8 +42,11 @@ describe('readAuthEntry: which mode /auth opens in', () => {
     ['tab=signup', '?tab=signup', '', { kind: 'tab', tab: 'signup' }],
     ['an unknown tab', '?tab=admin', '', { kind: 'tab', tab: 'signin' }],
     ['tab=reset', '?tab=reset', '', { kind: 'reset' }],
-    ['a PKCE code', '?code=abc', '', { kind: 'code', code: 'abc' }],
-    ['a code with tab=reset', '?tab=reset&code=abc', '', { kind: 'code', code: 'abc' }],
+    ['a PKCE code', '?code=abc', '', { kind: 'pkce', code: 'abc' }],
+    ['a code with tab=reset', '?tab=reset&code=abc', '', { kind: 'pkce', code: 'abc' }],
+    ['tab=confirm: the confirmation code step', '?tab=confirm', '', { kind: 'code', step: 'confirm' }],
+    ['tab=resend: the same step', '?tab=resend', '', { kind: 'code', step: 'confirm' }],
+    ['tab=recover: the reset code step', '?tab=recover', '', { kind: 'code', step: 'recover' }],
     [
       'recovery tokens in the hash',
       '?tab=reset',
@@ -181,7 +188,12 @@ describe('server answers to toasts', () => {
     ],
     [
       { code: 'email_not_confirmed', message: 'Email not confirmed' },
-      { title: 'signInFailedTitle', text: 'Email not confirmed' },
+      { title: 'notConfirmedTitle', description: 'notConfirmedDescription' },
+    ],
+    [{ message: 'Email not confirmed' }, { title: 'notConfirmedTitle', description: 'notConfirmedDescription' }],
+    [
+      { code: 'user_banned', message: 'User is banned' },
+      { title: 'signInFailedTitle', text: 'User is banned' },
     ],
   ])('sign-in %j', (err, expected) => {
     expect(signInFailure(err)).toEqual(expected);
@@ -208,5 +220,58 @@ describe('server answers to toasts', () => {
     [null, false],
   ])('expired session %j -> %s', (err, expected) => {
     expect(isExpiredSessionError(err)).toBe(expected);
+  });
+});
+
+describe('the emailed code', () => {
+  it.each([
+    ['123456', '123456'],
+    [' 123 456 ', '123456'],
+    ['123-456', '123456'],
+    ['', ''],
+  ])('%j is sent as %j', (typed, sent) => {
+    expect(cleanCode(typed)).toBe(sent);
+  });
+
+  it.each([
+    ['123456', undefined],
+    ['12345', 'codeFormat'],
+    ['1234567', 'codeFormat'],
+    ['', 'codeFormat'],
+  ])('%j before sending: %s', (code, expected) => {
+    expect(codeProblem(code)).toBe(expected);
+  });
+
+  it.each([
+    // GoTrue's answer to a wrong, used or expired code alike (403).
+    [{ code: 'otp_expired', message: 'Token has expired or is invalid', status: 403 }, { label: 'codeWrong' }],
+    [{ message: 'Token has expired or is invalid' }, { label: 'codeWrong' }],
+    // Anything else in the auth service's words, e.g. its per-IP limit on /verify.
+    [
+      { code: 'over_request_rate_limit', message: 'Request rate limit reached', status: 429 },
+      { text: 'Request rate limit reached' },
+    ],
+    [{ status: 500, message: '' }, { label: 'codeFailed' }],
+  ])('refused %j', (err, expected) => {
+    expect(codeFailure(err)).toEqual(expected);
+  });
+
+  it.each([
+    // An address waiting to be confirmed, an unknown one and a confirmed one all get 200 {}.
+    [null, { title: 'codeSentTitle', description: 'codeSentDescription' }],
+    [
+      { status: 429, message: 'For security purposes, you can only request this after 42 seconds.' },
+      { title: 'codeWaitTitle', description: 'codeWaitDescription' },
+    ],
+    [
+      { status: 429, message: 'email rate limit exceeded' },
+      { title: 'codeWaitTitle', description: 'codeWaitDescription' },
+    ],
+    [
+      { status: 400, message: 'Unable to validate email address: invalid format' },
+      { title: 'codeSendFailedTitle', text: 'Unable to validate email address: invalid format' },
+    ],
+  ])('a new confirmation mail asked for, answer %j', (err, expected) => {
+    expect(resendOutcome(err)).toEqual(expected);
   });
 });

@@ -1,19 +1,22 @@
 import { type FormEvent, useState } from 'react';
-import { type AuthLabels, resetRequestFailure, signInFailure } from '../../lib/auth-forms.ts';
+import { type AuthLabels, type CodeStep, isNotConfirmed, signInFailure } from '../../lib/auth-forms.ts';
 import { supabase } from '../../stores/supabase.ts';
-import { queueToast, toast } from '../../stores/toasts.ts';
+import { queueToast } from '../../stores/toasts.ts';
 import AuthField from './AuthField.tsx';
-import { functionErrorText, problemToast } from './auth-toast.ts';
+import { requestReset } from './auth-mail.ts';
+import { problemToast } from './auth-toast.ts';
 
 interface Props {
   labels: AuthLabels;
+  /** Opens the step for an emailed code: the confirmation's, or the reset mail's once it was sent. */
+  onCodeStep(step: CodeStep, email: string): void;
 }
 
 const primary =
   'inline-flex min-h-12 w-full items-center justify-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60';
 
 /** Sign in with email and password, and the forgot-password action. */
-export default function AuthSignIn({ labels }: Props) {
+export default function AuthSignIn({ labels, onCodeStep }: Props) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState<'signin' | 'reset' | null>(null);
@@ -26,6 +29,8 @@ export default function AuthSignIn({ labels }: Props) {
       if (error) {
         problemToast(labels, signInFailure(error));
         setBusy(null);
+        // The password was right but the address never confirmed: the code, or a new mail, finishes it.
+        if (isNotConfirmed(error)) onCodeStep('confirm', email.trim());
         return;
       }
       queueToast({ title: labels.welcomeBack });
@@ -44,18 +49,9 @@ export default function AuthSignIn({ labels }: Props) {
       return;
     }
     setBusy('reset');
-    try {
-      const { error } = await supabase().functions.invoke('password-reset', {
-        body: { email: address, redirectTo: `${location.origin}/auth?tab=reset` },
-      });
-      if (error) problemToast(labels, resetRequestFailure(await functionErrorText(error)));
-      else toast({ title: labels.resetSentTitle, description: labels.resetSentDescription });
-    } catch (err) {
-      console.error('Reset request failed:', err);
-      problemToast(labels, resetRequestFailure(undefined));
-    } finally {
-      setBusy(null);
-    }
+    const sent = await requestReset(labels, address);
+    setBusy(null);
+    if (sent) onCodeStep('recover', address);
   }
 
   return (
@@ -90,6 +86,14 @@ export default function AuthSignIn({ labels }: Props) {
         disabled={busy !== null}
       >
         {busy === 'reset' ? labels.sendingReset : labels.forgotPassword}
+      </button>
+      <button
+        type="button"
+        className="min-h-12 w-full rounded-lg text-sm font-medium text-accent underline-offset-4 hover:underline disabled:opacity-60"
+        onClick={() => onCodeStep('confirm', email.trim())}
+        disabled={busy !== null}
+      >
+        {labels.resendLink}
       </button>
     </form>
   );

@@ -11,12 +11,14 @@ import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordCheck
 interface Props {
   labels: AuthLabels;
   passwordLabels: PasswordChecklistLabels;
+  /** The account was created and its confirmation mail sent to `email`. */
+  onSignedUp(email: string): void;
 }
 
 const empty: SignUpFields = { firstName: '', lastName: '', email: '', password: '', website: '' };
 
 /** Sign up: the user-signup function creates the account and the auth service mails the confirmation. */
-export default function AuthSignUp({ labels, passwordLabels }: Props) {
+export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props) {
   const [fields, setFields] = useState<SignUpFields>(empty);
   const [showRules, setShowRules] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -52,6 +54,7 @@ export default function AuthSignUp({ labels, passwordLabels }: Props) {
         description: typeof message === 'string' && message ? message : labels.signUpSuccessDescription,
       });
       setFields(empty);
+      onSignedUp(fields.email.trim());
     } catch (err) {
       console.error('Sign up failed:', err);
       problemToast(labels, { title: 'unexpectedTitle', description: 'unexpectedDescription' });
