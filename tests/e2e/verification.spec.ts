@@ -64,9 +64,9 @@ test('a confirmation link: Account verified the first time, then it has expired 
   // The error is taken out of the address bar, as tokens are.
   await expect.poll(() => page.evaluate(() => location.href)).toMatch(/\/newsletter-verified\?type=user$/);
 
-  // The way to a new link: the sign-in tab of /auth.
+  // The way to a new link: the confirmation step of /auth (resend, or type the code).
   await main(page).getByRole('link', { name: expired.links[0]?.label, exact: true }).click();
-  await expect(page).toHaveURL(/\/auth\/?\?tab=signin$/);
+  await expect(page).toHaveURL(/\/auth\/?\?tab=confirm$/);
 });
 
 test('a hand-made otp_expired fragment shows the message, leaves the address bar clean, and passes axe', async ({
