@@ -135,7 +135,7 @@ describe('signUp with email confirmation on', () => {
     expect((await t.mail.list()).some((m) => m.To.some((a) => a.Address === email))).toBe(false);
   });
 
-  test('an unconfirmed address gets the confirmation mail again and its row keeps password and data', async () => {
+  test("an unconfirmed address gets the confirmation mail again, with the newest sign-up's password and data", async () => {
     const email = uniqueEmail('again');
     const first = await t
       .anon()
@@ -150,9 +150,11 @@ describe('signUp with email confirmation on', () => {
     expect(second.error).toBeNull();
     expect(second.data.user!.id).toBe(first.data.user!.id);
     expect(second.data.user!.identities).toHaveLength(1);
+    expect(second.data.user!.user_metadata).toEqual({ first_name: 'Two' });
+    // Nobody proved owning the address: the newest sign-up replaces the pending one (same id).
     const after = await userRow(email);
-    expect(after.encrypted_password).toBe(before.encrypted_password);
-    expect(after.raw_user_meta_data).toEqual({ first_name: 'One' });
+    expect(after.encrypted_password).not.toBe(before.encrypted_password);
+    expect(after.raw_user_meta_data).toEqual({ first_name: 'Two' });
     expect(after.confirmation_token).not.toBe(before.confirmation_token);
     const mails = (await t.mail.list()).filter((m) => m.To.some((a) => a.Address === email));
     expect(mails).toHaveLength(2);

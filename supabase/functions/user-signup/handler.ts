@@ -7,6 +7,7 @@ import { readFormPost } from '../_shared/form-post.ts';
 import { errorResponse, json, methodNotAllowed } from '../_shared/http.ts';
 import { functionRateLimiter, type RateLimitRule } from '../_shared/rate-limit.ts';
 import { validateSignup } from '../_shared/schemas.ts';
+import { pendingAccounts } from './pending.ts';
 import { confirmationRedirect, FAILURE_MESSAGE, type SignupDeps, signUpUser } from './signup.ts';
 
 /** Sign-ups per IP address per window. */
@@ -17,9 +18,11 @@ export const HONEYPOT_MESSAGE = 'Please try again later';
 
 export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
   const limiter = functionRateLimiter(env, 'user-signup', RATE_LIMIT);
+  const pending = pendingAccounts(env);
   const deps = (ip: string): SignupDeps => ({
     auth: visitorAuthClient(env, ip),
     emailRedirectTo: confirmationRedirect(requireEnv(env, 'SITE_URL')),
+    pending,
   });
 
   return async function handler(req: Request): Promise<Response> {

@@ -123,11 +123,18 @@ export async function confirmUser(tx: Queryable, user: UserRow): Promise<void> {
   );
 }
 
-/** user.Recover: the recovery token is spent; an unconfirmed address is confirmed by using the link. */
+/**
+ * user.Recover: the recovery token is spent; an unconfirmed address is confirmed by using the link. The
+ * password of an unconfirmed account was chosen by whoever signed the address up, which the link does not
+ * prove was its owner: it is dropped (no password signs in until the owner sets one), unlike GoTrue,
+ * which keeps it.
+ */
 export async function recoverUser(tx: Queryable, user: UserRow): Promise<void> {
   await tx.query(
     `with o as (delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token')
-     update auth.users set recovery_token = '', updated_at = $2 where id = $1`,
+     update auth.users set recovery_token = '', updated_at = $2,
+            encrypted_password = case when email_confirmed_at is null then '' else encrypted_password end
+      where id = $1`,
     [user.id, new Date().toISOString()],
   );
   if (!user.email_confirmed_at) await confirmUser(tx, user);

@@ -1,6 +1,7 @@
 // POST /signup, /recover, /resend and /otp (GoTrue signup.go, recover.go, resend.go, otp.go).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
+import type { Queryable } from '../../db/index.ts';
 import { badRequest, unprocessable } from '../errors.ts';
 import { confirmUser, sendConfirmation, sendMagicLink, sendRecovery } from '../links.ts';
 import { checkFrequency } from '../mail.ts';
@@ -43,6 +44,29 @@ function sanitizedUser(user: UserRow, data: Record<string, unknown>): Record<str
     aud: 'authenticated',
     raw_app_meta_data: { provider: 'email', providers: ['email'] },
     phone: '',
+  });
+}
+
+/**
+ * The unconfirmed account at an address, made afresh for a new sign-up under the same id: the new password
+ * and metadata, one email identity from the new data, and nothing left of the earlier registrant (links,
+ * PKCE flows, sessions). Deleting and inserting the row lets the project's insert triggers (the profile)
+ * see the new sign-up as they saw the first.
+ */
+async function replacePendingUser(
+  tx: Queryable,
+  existing: UserRow,
+  encryptedPassword: string,
+  data: Record<string, unknown>,
+): Promise<UserRow> {
+  await tx.query('delete from auth.flow_state where user_id = $1', [existing.id]);
+  await tx.query('delete from auth.users where id = $1', [existing.id]);
+  return createUser(tx, {
+    id: existing.id,
+    email: existing.email ?? '',
+    encryptedPassword,
+    userMetadata: data,
+    identityExtra: data,
   });
 }
 
@@ -94,12 +118,14 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
 
       let user: UserRow;
       let created = false;
+      const encryptedPassword = await hashPassword(password);
       if (existing) {
-        // An unconfirmed account is not changed: nobody has proven they own the address yet.
-        user = existing;
-        user.identities = user.identities.filter((i) => i.provider === 'email').slice(0, 1);
+        // Nobody has proven owning an unconfirmed address, so the newest sign-up replaces the pending
+        // one (GoTrue keeps the first registrant's password, which lets whoever signs an address up first
+        // hold the account its owner confirms later). Within max_frequency nothing changes (429).
+        checkFrequency(settings, existing.confirmation_sent_at);
+        user = await ctx.db.transaction((tx) => replacePendingUser(tx, existing, encryptedPassword, data));
       } else {
-        const encryptedPassword = await hashPassword(password);
         user = await ctx.db.transaction((tx) =>
           createUser(tx, { email, encryptedPassword, userMetadata: data, identityExtra: data }),
         );
