@@ -3,7 +3,7 @@
 import type { Queryable } from '../db/index.ts';
 import { AuthError } from './errors.ts';
 import { actionLink, checkFrequency, type MailKind, type VerifyType } from './mail.ts';
-import { generateOtp, PKCE_PREFIX, storeOneTimeToken, type TokenType, tokenHash } from './otp.ts';
+import { generateOtp, linkToken, PKCE_PREFIX, storeOneTimeToken, type TokenType, tokenHash } from './otp.ts';
 import type { AuthContext } from './request.ts';
 import type { UserRow } from './users.ts';
 
@@ -32,16 +32,20 @@ async function sendLink(
   checkFrequency(ctx.settings, mail.sentAt);
   const email = user.email ?? '';
   const otp = generateOtp(ctx.settings.otpLength);
-  const hash = tokenHash(email, otp);
-  const token = pkce ? `${PKCE_PREFIX}${hash}` : hash;
+  const prefix = pkce ? PKCE_PREFIX : '';
+  // The code is checked as GoTrue does (its hash on auth.users, tried with the address). The link carries
+  // a random token instead of GoTrue's hash of address and code: a link guessed by hash names no account,
+  // so its misses could not be counted against one (the code's misses are: otp.ts).
+  const token = `${prefix}${tokenHash(email, otp)}`;
+  const link = `${prefix}${linkToken()}`;
   const now = new Date().toISOString();
-  await storeOneTimeToken(db, user.id, email, mail.tokenType, token, now);
+  await storeOneTimeToken(db, user.id, email, mail.tokenType, token, now, link);
   try {
     await ctx.mail.send(mail.kind, email, {
-      ConfirmationURL: actionLink(ctx.settings, token, mail.verifyType, redirectTo),
+      ConfirmationURL: actionLink(ctx.settings, link, mail.verifyType, redirectTo),
       Email: email,
       Token: otp,
-      TokenHash: token,
+      TokenHash: link,
       SiteURL: ctx.settings.siteUrl,
       RedirectTo: redirectTo,
       Data: userMetadata(user),
@@ -57,7 +61,7 @@ async function sendLink(
     await db.query('delete from auth.one_time_tokens where user_id = $1 and token_type = $2 and token_hash = $3', [
       user.id,
       mail.tokenType,
-      token,
+      link,
     ]);
     if (err instanceof AuthError) throw err;
     console.error(`auth: ${mail.failure.toLowerCase()}:`, err);
