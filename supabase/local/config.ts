@@ -46,6 +46,12 @@ export interface StackConfig {
   mailFrom: string;
   contactInbox: string;
   rateLimits: boolean;
+  /**
+   * OTP_SIGNUPS: whether /auth/v1/otp may create a user for an unknown address (GoTrue does; default on).
+   * `off` refuses as GoTrue does for create_user=false (422 otp_disabled): the site has no magic-link
+   * sign-up, and each such user costs a mail from the project's hourly budget.
+   */
+  otpSignups: boolean;
   /** TRUSTED_PROXIES: IPs / CIDRs of proxies whose X-Forwarded-For names the client (default none). */
   trustedProxies: string;
   /**
@@ -114,6 +120,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     mailFrom: env.MAIL_FROM ?? 'SignalOne <no-reply@signals.local>',
     contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
     rateLimits: env.RATE_LIMITS !== 'off',
+    otpSignups: env.OTP_SIGNUPS?.trim().toLowerCase() !== 'off',
     trustedProxies: env.TRUSTED_PROXIES ?? '',
     news: {
       feedUrls: env.NEWS_FEED_URLS || undefined,

@@ -10,8 +10,11 @@ import { validateSignup } from '../_shared/schemas.ts';
 import { pendingAccounts } from './pending.ts';
 import { confirmationRedirect, FAILURE_MESSAGE, type SignupDeps, signUpUser } from './signup.ts';
 
-/** Sign-ups per IP address per window. */
-export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
+/**
+ * Sign-ups per IP address per window. Each one may cost a mail from the project's hourly auth budget
+ * (config.toml's email_sent): one address gets a small share of it.
+ */
+export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 60 * 60_000 };
 
 /** What a filled honeypot gets (the site's own text for it). */
 export const HONEYPOT_MESSAGE = 'Please try again later';

@@ -28,6 +28,7 @@ async function sendLink(
   redirectTo: string,
   pkce: boolean,
   mail: LinkMail,
+  client: string | null | undefined,
 ): Promise<void> {
   checkFrequency(ctx.settings, mail.sentAt);
   const email = user.email ?? '';
@@ -41,15 +42,20 @@ async function sendLink(
   const now = new Date().toISOString();
   await storeOneTimeToken(db, user.id, email, mail.tokenType, token, now, link);
   try {
-    await ctx.mail.send(mail.kind, email, {
-      ConfirmationURL: actionLink(ctx.settings, link, mail.verifyType, redirectTo),
-      Email: email,
-      Token: otp,
-      TokenHash: link,
-      SiteURL: ctx.settings.siteUrl,
-      RedirectTo: redirectTo,
-      Data: userMetadata(user),
-    });
+    await ctx.mail.send(
+      mail.kind,
+      email,
+      {
+        ConfirmationURL: actionLink(ctx.settings, link, mail.verifyType, redirectTo),
+        Email: email,
+        Token: otp,
+        TokenHash: link,
+        SiteURL: ctx.settings.siteUrl,
+        RedirectTo: redirectTo,
+        Data: userMetadata(user),
+      },
+      client,
+    );
   } catch (err) {
     // Put the previous link back: a mail that never left must not change what the user can do.
     const sentColumn = mail.tokenType === 'confirmation_token' ? 'confirmation_sent_at' : 'recovery_sent_at';
@@ -77,39 +83,84 @@ async function sendLink(
 }
 
 /** sendConfirmation: the sign-up link (type=signup). */
-export function sendConfirmation(ctx: AuthContext, db: Queryable, user: UserRow, redirectTo: string, pkce: boolean) {
-  return sendLink(ctx, db, user, redirectTo, pkce, {
-    kind: 'confirmation',
-    verifyType: 'signup',
-    tokenType: 'confirmation_token',
-    sentAt: user.confirmation_sent_at,
-    previousToken: user.confirmation_token,
-    failure: 'Error sending confirmation email',
-  });
+export function sendConfirmation(
+  ctx: AuthContext,
+  db: Queryable,
+  user: UserRow,
+  redirectTo: string,
+  pkce: boolean,
+  client?: string | null,
+) {
+  return sendLink(
+    ctx,
+    db,
+    user,
+    redirectTo,
+    pkce,
+    {
+      kind: 'confirmation',
+      verifyType: 'signup',
+      tokenType: 'confirmation_token',
+      sentAt: user.confirmation_sent_at,
+      previousToken: user.confirmation_token,
+      failure: 'Error sending confirmation email',
+    },
+    client,
+  );
 }
 
 /** sendPasswordRecovery: the reset link (type=recovery). */
-export function sendRecovery(ctx: AuthContext, db: Queryable, user: UserRow, redirectTo: string, pkce: boolean) {
-  return sendLink(ctx, db, user, redirectTo, pkce, {
-    kind: 'recovery',
-    verifyType: 'recovery',
-    tokenType: 'recovery_token',
-    sentAt: user.recovery_sent_at,
-    previousToken: user.recovery_token,
-    failure: 'Error sending recovery email',
-  });
+export function sendRecovery(
+  ctx: AuthContext,
+  db: Queryable,
+  user: UserRow,
+  redirectTo: string,
+  pkce: boolean,
+  client?: string | null,
+) {
+  return sendLink(
+    ctx,
+    db,
+    user,
+    redirectTo,
+    pkce,
+    {
+      kind: 'recovery',
+      verifyType: 'recovery',
+      tokenType: 'recovery_token',
+      sentAt: user.recovery_sent_at,
+      previousToken: user.recovery_token,
+      failure: 'Error sending recovery email',
+    },
+    client,
+  );
 }
 
 /** sendMagicLink: a sign-in link (type=magiclink), sharing the recovery token and its timer as in GoTrue. */
-export function sendMagicLink(ctx: AuthContext, db: Queryable, user: UserRow, redirectTo: string, pkce: boolean) {
-  return sendLink(ctx, db, user, redirectTo, pkce, {
-    kind: 'magic_link',
-    verifyType: 'magiclink',
-    tokenType: 'recovery_token',
-    sentAt: user.recovery_sent_at,
-    previousToken: user.recovery_token,
-    failure: 'Error sending magic link email',
-  });
+export function sendMagicLink(
+  ctx: AuthContext,
+  db: Queryable,
+  user: UserRow,
+  redirectTo: string,
+  pkce: boolean,
+  client?: string | null,
+) {
+  return sendLink(
+    ctx,
+    db,
+    user,
+    redirectTo,
+    pkce,
+    {
+      kind: 'magic_link',
+      verifyType: 'magiclink',
+      tokenType: 'recovery_token',
+      sentAt: user.recovery_sent_at,
+      previousToken: user.recovery_token,
+      failure: 'Error sending magic link email',
+    },
+    client,
+  );
 }
 
 /** user.Confirm: email confirmed now, confirmation token and every one-time token cleared, identity verified. */

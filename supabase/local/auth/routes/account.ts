@@ -11,6 +11,7 @@ import {
   type AuthContext,
   type Body,
   bool,
+  clientIp,
   grantParams,
   handle,
   json,
@@ -140,7 +141,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
       try {
         checkFrequency(settings, user.confirmation_sent_at);
         if (pkce) await createFlowState(ctx.db, user.id, 'email', 'email/signup', challenge, method);
-        await sendConfirmation(ctx, ctx.db, user, redirectTo, pkce);
+        await sendConfirmation(ctx, ctx.db, user, redirectTo, pkce, clientIp(c, ctx));
       } catch (err) {
         if (created) await ctx.db.query('delete from auth.users where id = $1', [user.id]);
         throw err;
@@ -164,7 +165,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
       const pkce = challenge !== '';
       checkFrequency(settings, user.recovery_sent_at);
       if (pkce) await createFlowState(ctx.db, user.id, 'recovery', 'recovery', challenge, method);
-      await sendRecovery(ctx, ctx.db, user, referrer(c, ctx), pkce);
+      await sendRecovery(ctx, ctx.db, user, referrer(c, ctx), pkce, clientIp(c, ctx));
       return json({});
     }),
   );
@@ -201,7 +202,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
         if (pkce.challenge) {
           await createFlowState(ctx.db, user.id, 'email', 'email/signup', pkce.challenge, pkce.method);
         }
-        await sendConfirmation(ctx, ctx.db, user, referrer(c, ctx), pkce.challenge !== '');
+        await sendConfirmation(ctx, ctx.db, user, referrer(c, ctx), pkce.challenge !== '', clientIp(c, ctx));
       }
       // Email changes are not offered by this stack, so there is never a pending one to resend.
       return json({});
@@ -231,7 +232,8 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
 
       const user = await findUserByEmail(ctx.db, email);
       if (!user) {
-        if (!createUserFlag || settings.disableSignup) {
+        // OTP_SIGNUPS=off refuses as create_user=false does: the site signs people up with a password only.
+        if (!createUserFlag || settings.disableSignup || !settings.otpSignups) {
           throw unprocessable('otp_disabled', 'Signups not allowed for otp');
         }
         const encryptedPassword = await hashPassword(generatedPassword());
@@ -240,7 +242,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
         );
         try {
           if (pkce) await createFlowState(ctx.db, fresh.id, 'email', 'email/signup', challenge, method);
-          await sendConfirmation(ctx, ctx.db, fresh, redirectTo, pkce);
+          await sendConfirmation(ctx, ctx.db, fresh, redirectTo, pkce, clientIp(c, ctx));
         } catch (err) {
           await ctx.db.query('delete from auth.users where id = $1', [fresh.id]);
           throw err;
@@ -250,12 +252,12 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
       if (!user.email_confirmed_at) {
         checkFrequency(settings, user.confirmation_sent_at);
         if (pkce) await createFlowState(ctx.db, user.id, 'email', 'email/signup', challenge, method);
-        await sendConfirmation(ctx, ctx.db, user, redirectTo, pkce);
+        await sendConfirmation(ctx, ctx.db, user, redirectTo, pkce, clientIp(c, ctx));
         return json({});
       }
       checkFrequency(settings, user.recovery_sent_at);
       if (pkce) await createFlowState(ctx.db, user.id, 'magiclink', 'magiclink', challenge, method);
-      await sendMagicLink(ctx, ctx.db, user, redirectTo, pkce);
+      await sendMagicLink(ctx, ctx.db, user, redirectTo, pkce, clientIp(c, ctx));
       return json({});
     }),
   );
