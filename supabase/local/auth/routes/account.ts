@@ -5,6 +5,7 @@ import type { Queryable } from '../../db/index.ts';
 import { badRequest, unprocessable } from '../errors.ts';
 import { confirmUser, sendConfirmation, sendMagicLink, sendRecovery } from '../links.ts';
 import { checkFrequency } from '../mail.ts';
+import { checkMetadataSize } from '../metadata.ts';
 import { createFlowState, validatePkceParams } from '../otp.ts';
 import { checkPasswordStrength, hashPassword } from '../passwords.ts';
 import {
@@ -111,6 +112,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
       const redirectTo = referrer(c, ctx);
       const pkce = challenge !== '';
 
+      await checkMetadataSize(ctx.db, data);
       const existing = await findUserByEmail(ctx.db, email);
       if (existing?.email_confirmed_at) {
         if (settings.mailerAutoconfirm) throw unprocessable('user_already_exists', 'User already registered');
@@ -236,6 +238,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
         if (!createUserFlag || settings.disableSignup || !settings.otpSignups) {
           throw unprocessable('otp_disabled', 'Signups not allowed for otp');
         }
+        await checkMetadataSize(ctx.db, data);
         const encryptedPassword = await hashPassword(generatedPassword());
         const fresh = await ctx.db.transaction((tx) =>
           createUser(tx, { email, encryptedPassword, userMetadata: data, identityExtra: data }),
