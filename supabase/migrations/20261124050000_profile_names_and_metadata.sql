@@ -1,8 +1,9 @@
 -- Names and user metadata within bounds, whatever the client (the forms and user-signup check them too, but
 -- anyone holding the public key can call the auth service and REST directly).
 --
--- Profile names: 1 to 100 characters, no control characters, as the sign-up form allows them. A member's
--- REST update that breaks this is refused (PostgREST: 400, code 23514) and changes nothing.
+-- Profile names: 1 to 100 characters, no control characters, as the sign-up form allows them, or none
+-- (NULL; an empty name is stored as NULL). A member's REST update that breaks this is refused (PostgREST:
+-- 400, code 23514) and changes nothing.
 
 -- A name as the forms clean it: runs of whitespace (newlines included) made one space, other control
 -- characters removed, trimmed, at most 100 characters; nothing left is NULL.
@@ -23,6 +24,26 @@ update public.profiles
        last_name = private.profile_name(last_name)
  where first_name is distinct from private.profile_name(first_name)
     or last_name is distinct from private.profile_name(last_name);
+
+-- A blank name is no name: Settings saves a cleared field as '' (names are trimmed, nothing else), which is
+-- stored as NULL, so that the rule below needs no exception for it.
+create function private.profile_blank_names_to_null()
+  returns trigger
+  language plpgsql
+  set search_path = ''
+as $$
+begin
+  new.first_name := nullif(new.first_name, '');
+  new.last_name := nullif(new.last_name, '');
+  return new;
+end;
+$$;
+
+revoke execute on function private.profile_blank_names_to_null() from public, anon, authenticated;
+
+create trigger profile_blank_names_to_null
+  before insert or update of first_name, last_name on public.profiles
+  for each row execute function private.profile_blank_names_to_null();
 
 alter table public.profiles
   add constraint profiles_first_name_check

@@ -42,7 +42,7 @@ async function signedInMember() {
 describe('profile names through REST', () => {
   test.each([
     ['101 characters', 'a'.repeat(101)],
-    ['empty', ''],
+    ['only a tab', '\t'],
     ['a control character', 'Ada\u0007'],
     ['a newline', 'Ada\nLovelace'],
     ['DEL', 'Ada\u007f'],
@@ -53,6 +53,13 @@ describe('profile names through REST', () => {
     expect(error?.code).toBe('23514');
     expect(error?.message).toContain('profiles_first_name_check');
     expect(await profile(user.id)).toEqual({ first_name: 'Ada', last_name: 'Lovelace' });
+  });
+
+  test('an empty name (what Settings saves for a cleared field) is stored as no name (NULL)', async () => {
+    const { client, user } = await signedInMember();
+    const { error } = await client.from('profiles').update({ first_name: '' }).eq('user_id', user.id);
+    expect(error).toBeNull();
+    expect(await profile(user.id)).toEqual({ first_name: null, last_name: 'Lovelace' });
   });
 
   test('a last name of 100 characters, letters from any script, is stored', async () => {
