@@ -5,7 +5,8 @@ import { buildIfStale } from './build.ts';
 import { startSiteServer } from './serve.ts';
 
 const port = Number(process.env.PORT ?? 4321);
-const config = loadConfig();
+// The site has no magic-link sign-up: /otp creates no users here unless OTP_SIGNUPS says otherwise.
+const config = loadConfig({ OTP_SIGNUPS: 'off', ...process.env });
 
 buildIfStale('dist');
 const stack = await startStack(config);

@@ -54,6 +54,11 @@ export interface StackConfig {
    * config.toml has no key for it: the Supabase CLI does not know that setting.
    */
   requireCurrentPassword: boolean;
+   * OTP_SIGNUPS: whether /auth/v1/otp may create a user for an unknown address (GoTrue does; default on).
+   * `off` refuses as GoTrue does for create_user=false (422 otp_disabled): the site has no magic-link
+   * sign-up, and each such user costs a mail from the project's hourly budget.
+   */
+  otpSignups: boolean;
   /** TRUSTED_PROXIES: IPs / CIDRs of proxies whose X-Forwarded-For names the client (default none). */
   trustedProxies: string;
   /**
@@ -130,6 +135,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
     rateLimits: env.RATE_LIMITS !== 'off',
     requireCurrentPassword: env.REQUIRE_CURRENT_PASSWORD !== 'off',
+    otpSignups: env.OTP_SIGNUPS?.trim().toLowerCase() !== 'off',
     trustedProxies: env.TRUSTED_PROXIES ?? '',
     news: {
       feedUrls: env.NEWS_FEED_URLS || undefined,

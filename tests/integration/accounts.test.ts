@@ -204,7 +204,7 @@ describe('per-IP limits', () => {
   afterAll(() => t?.stop());
 
   test.each(['user-signup', 'password-reset'])(
-    '%s: the sixth request in ten minutes gets 429 and nothing is done',
+    '%s: the sixth request in an hour gets 429 and nothing is done',
     async (name) => {
       for (let i = 0; i < 5; i++) {
         const { error } = await invoke(t, name, { email: 'not-an-email' });

@@ -9,8 +9,11 @@ import { functionRateLimiter, type RateLimitRule } from '../_shared/rate-limit.t
 import { validatePasswordReset } from '../_shared/schemas.ts';
 import { FAILURE_MESSAGE, type ResetDeps, requestPasswordReset, SENT_MESSAGE } from './reset.ts';
 
-/** Reset requests per IP address per window. */
-export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
+/**
+ * Reset requests per IP address per window. Each one may cost a mail from the project's hourly auth
+ * budget (config.toml's email_sent): one address gets a small share of it.
+ */
+export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 60 * 60_000 };
 
 export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
   // Fails closed, as user-signup: each request mails an address the caller chooses; a refused visitor retries.

@@ -7,10 +7,14 @@ import { readFormPost } from '../_shared/form-post.ts';
 import { errorResponse, json, methodNotAllowed } from '../_shared/http.ts';
 import { functionRateLimiter, type RateLimitRule } from '../_shared/rate-limit.ts';
 import { validateSignup } from '../_shared/schemas.ts';
+import { pendingAccounts } from './pending.ts';
 import { confirmationRedirect, FAILURE_MESSAGE, type SignupDeps, signUpUser } from './signup.ts';
 
-/** Sign-ups per IP address per window. */
-export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
+/**
+ * Sign-ups per IP address per window. Each one may cost a mail from the project's hourly auth budget
+ * (config.toml's email_sent): one address gets a small share of it.
+ */
+export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 60 * 60_000 };
 
 /** What a filled honeypot gets (the site's own text for it). */
 export const HONEYPOT_MESSAGE = 'Please try again later';
@@ -20,9 +24,11 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
   // caller able to make the database slow must not switch the limit off; a real visitor refused (503, Retry-After)
   // tries again a minute later.
   const limiter = functionRateLimiter(env, 'user-signup', RATE_LIMIT, 'closed');
+  const pending = pendingAccounts(env);
   const deps = (ip: string): SignupDeps => ({
     auth: visitorAuthClient(env, ip),
     emailRedirectTo: confirmationRedirect(requireEnv(env, 'SITE_URL')),
+    pending,
   });
 
   return async function handler(req: Request): Promise<Response> {

@@ -2,6 +2,7 @@
 // hosted Supabase the mail uses the project's SMTP settings and its "Confirm signup" template.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { SignupInput } from '../_shared/schemas.ts';
+import type { PendingAccounts } from './pending.ts';
 
 /** The answer on success; the site shows it as is. */
 export const SUCCESS_MESSAGE = 'Please check your email to verify your account before signing in.';
@@ -19,6 +20,8 @@ export interface SignupDeps {
   auth: SupabaseClient;
   /** Where the confirmation link lands (SITE_URL + /newsletter-verified?type=user). */
   emailRedirectTo: string;
+  /** Removes an unconfirmed account at the address before it signs up afresh. */
+  pending: PendingAccounts;
 }
 
 export type SignupResult = { ok: true; message: string } | { ok: false; status: number; error: string };
@@ -32,8 +35,15 @@ export function confirmationRedirect(siteUrl: string): string {
  * An address that is already confirmed comes back from the auth service as an obfuscated user with no
  * identities (so sign-up does not reveal who has an account to everyone); this function says so plainly,
  * as the form needs to offer "sign in instead".
+ *
+ * An address that exists unconfirmed is signed up afresh: the earlier, unproven registration is removed
+ * first (see pending.ts), with its password, names and links.
  */
 export async function signUpUser(input: SignupInput, deps: SignupDeps): Promise<SignupResult> {
+  // An unconfirmed account at this address was made by someone who never proved owning it (maybe a
+  // stranger, directly at the auth service): it goes, so that the password confirmed by the newest link
+  // is this sign-up's. A confirmed account is left alone and answered below.
+  await deps.pending.removeUnconfirmed(input.email);
   const { data, error } = await deps.auth.auth.signUp({
     email: input.email,
     password: input.password,

@@ -3,7 +3,7 @@
 import type { Queryable } from '../db/index.ts';
 import { AuthError } from './errors.ts';
 import { actionLink, checkFrequency, type MailKind, type VerifyType } from './mail.ts';
-import { generateOtp, PKCE_PREFIX, storeOneTimeToken, type TokenType, tokenHash } from './otp.ts';
+import { generateOtp, linkToken, PKCE_PREFIX, storeOneTimeToken, type TokenType, tokenHash } from './otp.ts';
 import type { AuthContext } from './request.ts';
 import type { UserRow } from './users.ts';
 
@@ -28,24 +28,34 @@ async function sendLink(
   redirectTo: string,
   pkce: boolean,
   mail: LinkMail,
+  client: string | null | undefined,
 ): Promise<void> {
   checkFrequency(ctx.settings, mail.sentAt);
   const email = user.email ?? '';
   const otp = generateOtp(ctx.settings.otpLength);
-  const hash = tokenHash(email, otp);
-  const token = pkce ? `${PKCE_PREFIX}${hash}` : hash;
+  const prefix = pkce ? PKCE_PREFIX : '';
+  // The code is checked as GoTrue does (its hash on auth.users, tried with the address). The link carries
+  // a random token instead of GoTrue's hash of address and code: a link guessed by hash names no account,
+  // so its misses could not be counted against one (the code's misses are: otp.ts).
+  const token = `${prefix}${tokenHash(email, otp)}`;
+  const link = `${prefix}${linkToken()}`;
   const now = new Date().toISOString();
-  await storeOneTimeToken(db, user.id, email, mail.tokenType, token, now);
+  await storeOneTimeToken(db, user.id, email, mail.tokenType, token, now, link);
   try {
-    await ctx.mail.send(mail.kind, email, {
-      ConfirmationURL: actionLink(ctx.settings, token, mail.verifyType, redirectTo),
-      Email: email,
-      Token: otp,
-      TokenHash: token,
-      SiteURL: ctx.settings.siteUrl,
-      RedirectTo: redirectTo,
-      Data: userMetadata(user),
-    });
+    await ctx.mail.send(
+      mail.kind,
+      email,
+      {
+        ConfirmationURL: actionLink(ctx.settings, link, mail.verifyType, redirectTo),
+        Email: email,
+        Token: otp,
+        TokenHash: link,
+        SiteURL: ctx.settings.siteUrl,
+        RedirectTo: redirectTo,
+        Data: userMetadata(user),
+      },
+      client,
+    );
   } catch (err) {
     // Put the previous link back: a mail that never left must not change what the user can do.
     const sentColumn = mail.tokenType === 'confirmation_token' ? 'confirmation_sent_at' : 'recovery_sent_at';
@@ -57,7 +67,7 @@ async function sendLink(
     await db.query('delete from auth.one_time_tokens where user_id = $1 and token_type = $2 and token_hash = $3', [
       user.id,
       mail.tokenType,
-      token,
+      link,
     ]);
     if (err instanceof AuthError) throw err;
     console.error(`auth: ${mail.failure.toLowerCase()}:`, err);
@@ -73,39 +83,84 @@ async function sendLink(
 }
 
 /** sendConfirmation: the sign-up link (type=signup). */
-export function sendConfirmation(ctx: AuthContext, db: Queryable, user: UserRow, redirectTo: string, pkce: boolean) {
-  return sendLink(ctx, db, user, redirectTo, pkce, {
-    kind: 'confirmation',
-    verifyType: 'signup',
-    tokenType: 'confirmation_token',
-    sentAt: user.confirmation_sent_at,
-    previousToken: user.confirmation_token,
-    failure: 'Error sending confirmation email',
-  });
+export function sendConfirmation(
+  ctx: AuthContext,
+  db: Queryable,
+  user: UserRow,
+  redirectTo: string,
+  pkce: boolean,
+  client?: string | null,
+) {
+  return sendLink(
+    ctx,
+    db,
+    user,
+    redirectTo,
+    pkce,
+    {
+      kind: 'confirmation',
+      verifyType: 'signup',
+      tokenType: 'confirmation_token',
+      sentAt: user.confirmation_sent_at,
+      previousToken: user.confirmation_token,
+      failure: 'Error sending confirmation email',
+    },
+    client,
+  );
 }
 
 /** sendPasswordRecovery: the reset link (type=recovery). */
-export function sendRecovery(ctx: AuthContext, db: Queryable, user: UserRow, redirectTo: string, pkce: boolean) {
-  return sendLink(ctx, db, user, redirectTo, pkce, {
-    kind: 'recovery',
-    verifyType: 'recovery',
-    tokenType: 'recovery_token',
-    sentAt: user.recovery_sent_at,
-    previousToken: user.recovery_token,
-    failure: 'Error sending recovery email',
-  });
+export function sendRecovery(
+  ctx: AuthContext,
+  db: Queryable,
+  user: UserRow,
+  redirectTo: string,
+  pkce: boolean,
+  client?: string | null,
+) {
+  return sendLink(
+    ctx,
+    db,
+    user,
+    redirectTo,
+    pkce,
+    {
+      kind: 'recovery',
+      verifyType: 'recovery',
+      tokenType: 'recovery_token',
+      sentAt: user.recovery_sent_at,
+      previousToken: user.recovery_token,
+      failure: 'Error sending recovery email',
+    },
+    client,
+  );
 }
 
 /** sendMagicLink: a sign-in link (type=magiclink), sharing the recovery token and its timer as in GoTrue. */
-export function sendMagicLink(ctx: AuthContext, db: Queryable, user: UserRow, redirectTo: string, pkce: boolean) {
-  return sendLink(ctx, db, user, redirectTo, pkce, {
-    kind: 'magic_link',
-    verifyType: 'magiclink',
-    tokenType: 'recovery_token',
-    sentAt: user.recovery_sent_at,
-    previousToken: user.recovery_token,
-    failure: 'Error sending magic link email',
-  });
+export function sendMagicLink(
+  ctx: AuthContext,
+  db: Queryable,
+  user: UserRow,
+  redirectTo: string,
+  pkce: boolean,
+  client?: string | null,
+) {
+  return sendLink(
+    ctx,
+    db,
+    user,
+    redirectTo,
+    pkce,
+    {
+      kind: 'magic_link',
+      verifyType: 'magiclink',
+      tokenType: 'recovery_token',
+      sentAt: user.recovery_sent_at,
+      previousToken: user.recovery_token,
+      failure: 'Error sending magic link email',
+    },
+    client,
+  );
 }
 
 /** user.Confirm: email confirmed now, confirmation token and every one-time token cleared, identity verified. */
@@ -123,11 +178,18 @@ export async function confirmUser(tx: Queryable, user: UserRow): Promise<void> {
   );
 }
 
-/** user.Recover: the recovery token is spent; an unconfirmed address is confirmed by using the link. */
+/**
+ * user.Recover: the recovery token is spent; an unconfirmed address is confirmed by using the link. The
+ * password of an unconfirmed account was chosen by whoever signed the address up, which the link does not
+ * prove was its owner: it is dropped (no password signs in until the owner sets one), unlike GoTrue,
+ * which keeps it.
+ */
 export async function recoverUser(tx: Queryable, user: UserRow): Promise<void> {
   await tx.query(
     `with o as (delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token')
-     update auth.users set recovery_token = '', updated_at = $2 where id = $1`,
+     update auth.users set recovery_token = '', updated_at = $2,
+            encrypted_password = case when email_confirmed_at is null then '' else encrypted_password end
+      where id = $1`,
     [user.id, new Date().toISOString()],
   );
   if (!user.email_confirmed_at) await confirmUser(tx, user);

@@ -35,13 +35,24 @@ export function checkFrequency(settings: AuthSettings, sentAt: string | null): v
 }
 
 export interface AuthMailer {
-  send(kind: MailKind, to: string, data: TemplateData): Promise<void>;
+  /** `client`: the address of the request the mail is sent on (its share of the budget), if any. */
+  send(kind: MailKind, to: string, data: TemplateData, client?: string | null): Promise<void>;
 }
 
 export function authMailer(settings: AuthSettings, mailer: Mailer, limiter: RateLimiter): AuthMailer {
   return {
-    async send(kind, to, data) {
-      if (settings.rateLimits && !limiter.allow('email_sent', settings.rateLimits.emailSent, 3600)) {
+    async send(kind, to, data, client) {
+      const limits = settings.rateLimits;
+      // One client address may spend only its share of the hourly budget, so that nobody can use up the
+      // project's mail for everyone else (GoTrue counts the budget for the whole project only).
+      if (
+        limits &&
+        client !== undefined &&
+        !limiter.allow(`email_sent:${client ?? 'unknown'}`, limits.emailSentPerAddress, 3600)
+      ) {
+        throw tooManyRequests('over_email_send_rate_limit', 'email rate limit exceeded');
+      }
+      if (limits && !limiter.allow('email_sent', limits.emailSent, 3600)) {
         throw tooManyRequests('over_email_send_rate_limit', 'email rate limit exceeded');
       }
       const { subject, text, html } = renderMail(settings.templates[kind], data);

@@ -18,6 +18,8 @@ export interface AuthSettings {
   refreshTokenRotation: boolean;
   refreshTokenReuseInterval: number;
   disableSignup: boolean;
+  /** /otp may create users (OTP_SIGNUPS; GoTrue has no such switch, only the request's create_user). */
+  otpSignups: boolean;
   emailEnabled: boolean;
   /** Sign-ups are confirmed at once when email confirmations are off. */
   mailerAutoconfirm: boolean;
@@ -43,6 +45,8 @@ export interface AuthSettings {
 export interface RateLimitSettings {
   /** Emails per hour, for the whole project. */
   emailSent: number;
+  /** Emails per hour sent on the requests of one client address: a fifth of emailSent, at least 1. */
+  emailSentPerAddress: number;
   /** Sign-ins and sign-ups per 5 minutes per IP. */
   signInSignUps: number;
   /** Refreshes per 5 minutes per IP. */
@@ -121,6 +125,7 @@ export function loadAuthSettings(config: StackConfig, toml: TomlTable, jwtKeys: 
     refreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
     refreshTokenReuseInterval: o.refreshTokenReuseInterval ?? num(auth.refresh_token_reuse_interval, 10),
     disableSignup: !bool(auth.enable_signup, true),
+    otpSignups: config.otpSignups ?? true,
     emailEnabled: bool(email.enable_signup, true),
     mailerAutoconfirm: !bool(email.enable_confirmations, false),
     passwordMinLength: num(auth.minimum_password_length, 6),
@@ -134,6 +139,7 @@ export function loadAuthSettings(config: StackConfig, toml: TomlTable, jwtKeys: 
     rateLimits: config.rateLimits
       ? {
           emailSent: num(limits.email_sent, 2),
+          emailSentPerAddress: Math.max(1, Math.floor(num(limits.email_sent, 2) / 5)),
           signInSignUps: num(limits.sign_in_sign_ups, 30),
           tokenRefresh: num(limits.token_refresh, 150),
           tokenVerifications: num(limits.token_verifications, 30),

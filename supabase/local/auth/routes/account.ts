@@ -1,15 +1,18 @@
 // POST /signup, /recover, /resend and /otp (GoTrue signup.go, recover.go, resend.go, otp.go).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
+import type { Queryable } from '../../db/index.ts';
 import { badRequest, unprocessable } from '../errors.ts';
 import { confirmUser, sendConfirmation, sendMagicLink, sendRecovery } from '../links.ts';
 import { checkFrequency } from '../mail.ts';
+import { checkMetadataSize } from '../metadata.ts';
 import { createFlowState, validatePkceParams } from '../otp.ts';
 import { checkPasswordStrength, hashPassword } from '../passwords.ts';
 import {
   type AuthContext,
   type Body,
   bool,
+  clientIp,
   grantParams,
   handle,
   json,
@@ -43,6 +46,29 @@ function sanitizedUser(user: UserRow, data: Record<string, unknown>): Record<str
     aud: 'authenticated',
     raw_app_meta_data: { provider: 'email', providers: ['email'] },
     phone: '',
+  });
+}
+
+/**
+ * The unconfirmed account at an address, made afresh for a new sign-up under the same id: the new password
+ * and metadata, one email identity from the new data, and nothing left of the earlier registrant (links,
+ * PKCE flows, sessions). Deleting and inserting the row lets the project's insert triggers (the profile)
+ * see the new sign-up as they saw the first.
+ */
+async function replacePendingUser(
+  tx: Queryable,
+  existing: UserRow,
+  encryptedPassword: string,
+  data: Record<string, unknown>,
+): Promise<UserRow> {
+  await tx.query('delete from auth.flow_state where user_id = $1', [existing.id]);
+  await tx.query('delete from auth.users where id = $1', [existing.id]);
+  return createUser(tx, {
+    id: existing.id,
+    email: existing.email ?? '',
+    encryptedPassword,
+    userMetadata: data,
+    identityExtra: data,
   });
 }
 
@@ -86,6 +112,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
       const redirectTo = referrer(c, ctx);
       const pkce = challenge !== '';
 
+      await checkMetadataSize(ctx.db, data);
       const existing = await findUserByEmail(ctx.db, email);
       if (existing?.email_confirmed_at) {
         if (settings.mailerAutoconfirm) throw unprocessable('user_already_exists', 'User already registered');
@@ -94,12 +121,14 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
 
       let user: UserRow;
       let created = false;
+      const encryptedPassword = await hashPassword(password);
       if (existing) {
-        // An unconfirmed account is not changed: nobody has proven they own the address yet.
-        user = existing;
-        user.identities = user.identities.filter((i) => i.provider === 'email').slice(0, 1);
+        // Nobody has proven owning an unconfirmed address, so the newest sign-up replaces the pending
+        // one (GoTrue keeps the first registrant's password, which lets whoever signs an address up first
+        // hold the account its owner confirms later). Within max_frequency nothing changes (429).
+        checkFrequency(settings, existing.confirmation_sent_at);
+        user = await ctx.db.transaction((tx) => replacePendingUser(tx, existing, encryptedPassword, data));
       } else {
-        const encryptedPassword = await hashPassword(password);
         user = await ctx.db.transaction((tx) =>
           createUser(tx, { email, encryptedPassword, userMetadata: data, identityExtra: data }),
         );
@@ -114,7 +143,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
       try {
         checkFrequency(settings, user.confirmation_sent_at);
         if (pkce) await createFlowState(ctx.db, user.id, 'email', 'email/signup', challenge, method);
-        await sendConfirmation(ctx, ctx.db, user, redirectTo, pkce);
+        await sendConfirmation(ctx, ctx.db, user, redirectTo, pkce, clientIp(c, ctx));
       } catch (err) {
         if (created) await ctx.db.query('delete from auth.users where id = $1', [user.id]);
         throw err;
@@ -138,7 +167,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
       const pkce = challenge !== '';
       checkFrequency(settings, user.recovery_sent_at);
       if (pkce) await createFlowState(ctx.db, user.id, 'recovery', 'recovery', challenge, method);
-      await sendRecovery(ctx, ctx.db, user, referrer(c, ctx), pkce);
+      await sendRecovery(ctx, ctx.db, user, referrer(c, ctx), pkce, clientIp(c, ctx));
       return json({});
     }),
   );
@@ -175,7 +204,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
         if (pkce.challenge) {
           await createFlowState(ctx.db, user.id, 'email', 'email/signup', pkce.challenge, pkce.method);
         }
-        await sendConfirmation(ctx, ctx.db, user, referrer(c, ctx), pkce.challenge !== '');
+        await sendConfirmation(ctx, ctx.db, user, referrer(c, ctx), pkce.challenge !== '', clientIp(c, ctx));
       }
       // Email changes are not offered by this stack, so there is never a pending one to resend.
       return json({});
@@ -205,16 +234,18 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
 
       const user = await findUserByEmail(ctx.db, email);
       if (!user) {
-        if (!createUserFlag || settings.disableSignup) {
+        // OTP_SIGNUPS=off refuses as create_user=false does: the site signs people up with a password only.
+        if (!createUserFlag || settings.disableSignup || !settings.otpSignups) {
           throw unprocessable('otp_disabled', 'Signups not allowed for otp');
         }
+        await checkMetadataSize(ctx.db, data);
         const encryptedPassword = await hashPassword(generatedPassword());
         const fresh = await ctx.db.transaction((tx) =>
           createUser(tx, { email, encryptedPassword, userMetadata: data, identityExtra: data }),
         );
         try {
           if (pkce) await createFlowState(ctx.db, fresh.id, 'email', 'email/signup', challenge, method);
-          await sendConfirmation(ctx, ctx.db, fresh, redirectTo, pkce);
+          await sendConfirmation(ctx, ctx.db, fresh, redirectTo, pkce, clientIp(c, ctx));
         } catch (err) {
           await ctx.db.query('delete from auth.users where id = $1', [fresh.id]);
           throw err;
@@ -224,12 +255,12 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
       if (!user.email_confirmed_at) {
         checkFrequency(settings, user.confirmation_sent_at);
         if (pkce) await createFlowState(ctx.db, user.id, 'email', 'email/signup', challenge, method);
-        await sendConfirmation(ctx, ctx.db, user, redirectTo, pkce);
+        await sendConfirmation(ctx, ctx.db, user, redirectTo, pkce, clientIp(c, ctx));
         return json({});
       }
       checkFrequency(settings, user.recovery_sent_at);
       if (pkce) await createFlowState(ctx.db, user.id, 'magiclink', 'magiclink', challenge, method);
-      await sendMagicLink(ctx, ctx.db, user, redirectTo, pkce);
+      await sendMagicLink(ctx, ctx.db, user, redirectTo, pkce, clientIp(c, ctx));
       return json({});
     }),
   );

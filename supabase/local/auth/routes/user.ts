@@ -2,6 +2,7 @@
 import type { Hono } from 'hono';
 import { badRequest, forbidden, unprocessable } from '../errors.ts';
 import { requireAuthentication } from '../guard.ts';
+import { checkMetadataSize } from '../metadata.ts';
 import { checkPasswordStrength, hashPassword, verifyPassword } from '../passwords.ts';
 import { type AuthContext, handle, json, limitPerIp, obj, readBody, str } from '../request.ts';
 import { logout } from '../sessions.ts';
@@ -42,6 +43,7 @@ export function userRoutes(app: Hono, ctx: AuthContext) {
       if (phone !== '') throw badRequest('phone_provider_disabled', 'Phone logins are disabled');
       if (password !== null) checkPasswordStrength(settings, password);
       if (appData) throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
+      if (data) await checkMetadataSize(ctx.db, mergeMetadata(user.raw_user_meta_data, data));
 
       if (email !== '' && email !== (user.email ?? '')) {
         if (await findUserByEmail(ctx.db, email)) {

@@ -5,7 +5,14 @@ import type { Queryable } from '../../db/index.ts';
 import { AuthError, badRequest, forbidden } from '../errors.ts';
 import { encodeValues, GoUrl, values } from '../go-url.ts';
 import { confirmUser, recoverUser } from '../links.ts';
-import { findUserIdByToken, issueAuthCode, PKCE_PREFIX, type TokenType, tokenHash } from '../otp.ts';
+import {
+  findUserIdByToken,
+  issueAuthCode,
+  PKCE_PREFIX,
+  recordFailedVerification,
+  type TokenType,
+  tokenHash,
+} from '../otp.ts';
 import { type AuthContext, grantParams, handle, json, limitPerIp, readBody, referrer, str } from '../request.ts';
 import { issueSession, type TokenResponse } from '../sessions.ts';
 import { findUserByEmail, findUserById, isBanned, type UserRow, validateEmail } from '../users.ts';
@@ -53,16 +60,26 @@ async function userByTokenHash(
   return { user, type: resolved };
 }
 
-/** verifyUserAndToken: email + the 6-digit code from the mail. */
+/** A wrong code for a known account: which of its tokens the miss counts against. */
+interface Miss {
+  userId: string;
+  types: TokenType[];
+}
+
+/** verifyUserAndToken: email + the 6-digit code from the mail; a wrong code is reported through `onMiss`. */
 async function userByEmailOtp(
   ctx: AuthContext,
   tx: Queryable,
   type: string,
   email: string,
   hash: string,
+  onMiss: (miss: Miss) => void,
 ): Promise<{ user: UserRow; type: string }> {
-  const invalid = () => forbidden('otp_expired', 'Token has expired or is invalid');
   const user = await findUserByEmail(tx, email);
+  const invalid = () => {
+    if (user && TOKEN_TYPES[type]) onMiss({ userId: user.id, types: TOKEN_TYPES[type] });
+    return forbidden('otp_expired', 'Token has expired or is invalid');
+  };
   if (!user) throw invalid();
   if (isBanned(user)) throw forbidden('user_banned', 'User is banned');
   const matches = (expected: string | null, sentAt: string | null) =>
@@ -199,15 +216,24 @@ export function verifyRoutes(app: Hono, ctx: AuthContext) {
         throw badRequest('validation_failed', 'Only the token_hash and type should be provided');
       }
       const grant = grantParams(c, ctx);
-      const session = await ctx.db.transaction(async (tx) => {
-        const found =
-          token === ''
-            ? await userByTokenHash(ctx, tx, type, hash)
-            : await userByEmailOtp(ctx, tx, type, normalizedEmail, hash);
-        const user = await applyVerification(tx, found.user, found.type);
-        return issueSession(tx, settings, user, 'otp', grant);
-      });
-      return json(session);
+      let miss: Miss | undefined;
+      try {
+        const session = await ctx.db.transaction(async (tx) => {
+          const found =
+            token === ''
+              ? await userByTokenHash(ctx, tx, type, hash)
+              : await userByEmailOtp(ctx, tx, type, normalizedEmail, hash, (m) => {
+                  miss = m;
+                });
+          const user = await applyVerification(tx, found.user, found.type);
+          return issueSession(tx, settings, user, 'otp', grant);
+        });
+        return json(session);
+      } catch (err) {
+        // Counted after the transaction has rolled back, so that the count stays.
+        if (miss) await recordFailedVerification(ctx.db, miss.userId, miss.types);
+        throw err;
+      }
     }),
   );
 }

@@ -118,5 +118,7 @@ create table if not exists auth.one_time_tokens (
   unique (user_id, token_type)
 );
 create index if not exists one_time_tokens_token_hash_idx on auth.one_time_tokens (token_hash);
+-- The stack's own column (GoTrue has none): wrong codes counted against the token, which dies at 10.
+alter table auth.one_time_tokens add column if not exists failed_attempts integer not null default 0;
 -- Rate limits live in the auth service's memory; an older data folder may still hold this unused table.
 drop table if exists auth.rate_limits;
