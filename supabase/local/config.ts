@@ -54,6 +54,7 @@ export interface StackConfig {
    * config.toml has no key for it: the Supabase CLI does not know that setting.
    */
   requireCurrentPassword: boolean;
+  /**
    * OTP_SIGNUPS: whether /auth/v1/otp may create a user for an unknown address (GoTrue does; default on).
    * `off` refuses as GoTrue does for create_user=false (422 otp_disabled): the site has no magic-link
    * sign-up, and each such user costs a mail from the project's hourly budget.
