@@ -142,7 +142,9 @@ describe('delete my account', () => {
 
     const signIn = await t.anon().auth.signInWithPassword({ email: ann.email, password: GOOD_PASSWORD });
     expect(signIn.error?.code).toBe('invalid_credentials');
-    // The old access token names no one any more.
+    // The old refresh token renews nothing, and the old access token names no one any more.
+    const refreshed = await ann.client.auth.refreshSession();
+    expect(refreshed.error?.code).toBe('refresh_token_not_found');
     const again = await ann.client.functions.invoke('account', { method: 'GET' });
     expect((await failure(again.error)).status).toBe(401);
   });
