@@ -69,6 +69,12 @@ test('Download my data saves a JSON file with the member’s account, profile, n
 }) => {
   const member = await createMember();
   await openSettingsAs(page, member.email);
+  // The file comes from a blob: URL: the site's Content-Security-Policy must not block it.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspSeen: string[] }).cspSeen = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
   const downloaded = page.waitForEvent('download');
   await page.getByRole('button', { name: settings('download') }).click();
   const file = await downloaded;
@@ -82,6 +88,7 @@ test('Download my data saves a JSON file with the member’s account, profile, n
     contactMessages: [expect.objectContaining({ subject: 'Signals', message: 'How many a week?' })],
   });
   await expect(page.getByText(settings('downloadedTitle'), { exact: true })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { cspSeen: string[] }).cspSeen)).toEqual([]);
   expect(await axeViolations(page)).toEqual([]);
 });
 
