@@ -2,6 +2,7 @@ import type { CardContent, MemberFrame } from '../lib/member-content.ts';
 import ComingSoonCards from './parts/ComingSoonCards.tsx';
 import MemberShell from './parts/MemberShell.tsx';
 import type { PasswordChecklistLabels } from './parts/PasswordChecklist.tsx';
+import SettingsDataRights from './parts/SettingsDataRights.tsx';
 import SettingsPassword from './parts/SettingsPassword.tsx';
 import SettingsProfileForm from './parts/SettingsProfileForm.tsx';
 
@@ -42,6 +43,28 @@ export const settingsLabelKeys = [
   'twoFactorHeading',
   'twoFactorText',
   'comingSoon',
+  'dataHeading',
+  'dataText',
+  'privacyLink',
+  'downloadHeading',
+  'downloadText',
+  'download',
+  'downloading',
+  'downloadedTitle',
+  'downloaded',
+  'downloadFailedTitle',
+  'deleteHeading',
+  'deleteText',
+  'deleteOpen',
+  'deleteDialogTitle',
+  'deleteWhat',
+  'deleteKept',
+  'deletePassword',
+  'deleteConfirm',
+  'deleting',
+  'cancel',
+  'deletedTitle',
+  'deleted',
 ] as const;
 
 export type SettingsLabels = Record<(typeof settingsLabelKeys)[number], string>;
@@ -53,7 +76,10 @@ interface Props {
   panels: { heading: string; cards: CardContent[] };
 }
 
-/** /settings: Profile Settings, Security Settings (Change password; two-factor Coming Soon), more panels. */
+/**
+ * /settings: Profile Settings, Security Settings (Change password; two-factor Coming Soon), Your data
+ * (Download my data, Delete my account), more panels.
+ */
 export default function Settings({ frame, labels, checklist, panels }: Props) {
   return (
     <MemberShell frame={frame}>
@@ -78,6 +104,7 @@ export default function Settings({ frame, labels, checklist, panels }: Props) {
               </div>
             </div>
           </section>
+          <SettingsDataRights labels={labels} />
           <ComingSoonCards heading={panels.heading} cards={panels.cards} />
         </>
       )}

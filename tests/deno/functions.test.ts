@@ -246,7 +246,7 @@ describe('hosted Supabase blocks SMTP on ports 25 and 587', () => {
 });
 
 describe('the per-IP limit, counted in Postgres, is one count across both runtimes', () => {
-  test.each(['send-contact-email', 'newsletter-signup', 'user-signup', 'password-reset'])(
+  test.each(['send-contact-email', 'newsletter-signup', 'user-signup', 'password-reset', 'account'])(
     '%s: five requests through either host, then the same 429 from both',
     async (name) => {
       // Bad input counts too (the limit is checked first) and keeps the test from storing or mailing anything.
@@ -276,7 +276,7 @@ describe('the per-IP limit, counted in Postgres, is one count across both runtim
     },
   );
 
-  test.each(['send-contact-email', 'newsletter-signup', 'user-signup', 'password-reset'])(
+  test.each(['send-contact-email', 'newsletter-signup', 'user-signup', 'password-reset', 'account'])(
     '%s: a forged X-Forwarded-For entry, new on every request, does not escape the limit on either host',
     async (name) => {
       const statuses: string[] = [];
@@ -468,6 +468,88 @@ describe('password-reset', () => {
     const answer = await both((host) => invoke(host, 'password-reset', { body: { email: 'nobody' } }));
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
+  });
+});
+
+describe('account', () => {
+  const password = 'Str0ng!Passw0rd';
+
+  /** A confirmed member with a newsletter row, signed in: its access token. */
+  async function member(email: string): Promise<string> {
+    const { error } = await t.admin().auth.admin.createUser({
+      email,
+      password,
+      email_confirm: true,
+      user_metadata: { first_name: 'Ann', last_name: 'Lee' },
+    });
+    expect(error).toBeNull();
+    expect((await t.admin().from('newsletter_subscribers').insert({ email, status: 'verified' })).error).toBeNull();
+    const signIn = await t.anon().auth.signInWithPassword({ email, password });
+    if (signIn.error) throw signIn.error;
+    return signIn.data.session.access_token;
+  }
+
+  /** The member's call on either host, as Settings makes it: the member's token as the bearer. */
+  async function asMember(host: Host, token: string, options: FunctionInvokeOptions): Promise<Answer> {
+    const client =
+      host === 'node'
+        ? t.anon().functions
+        : new FunctionsClient(deno.origin('account'), { headers: { apikey: t.config.anonKey } });
+    const { data, error, response } = await client.invoke('account', {
+      ...options,
+      headers: { Authorization: `Bearer ${token}`, ...fromEdge(visitor) },
+    });
+    const res = (error ? (error as { context: Response }).context : response) as Response;
+    return { status: res.status, headers: keyHeaders(res.headers), body: error ? await bodyOf(res) : data };
+  }
+
+  const exists = async (email: string) =>
+    (await t.stack.ctx.db.query('select id from auth.users where email = $1', [email])).length === 1;
+
+  test('the export: the same shape from both, each with its own member’s data, not cached', async () => {
+    const emails: Record<Host, string> = { node: address('export-node'), deno: address('export-deno') };
+    const tokens = { node: await member(emails.node), deno: await member(emails.deno) };
+    const answer = await both(async (host) => {
+      const result = await asMember(host, tokens[host], { method: 'GET' });
+      const body = result.body as { account: { email: string }; newsletter: { email: string } };
+      expect(body.account.email).toBe(emails[host]);
+      expect(body.newsletter.email).toBe(emails[host]);
+      return { ...result, body: Object.keys(body) };
+    });
+    expect(answer).toEqual({
+      status: 200,
+      headers: { ...JSON_HEADERS, 'cache-control': 'no-store' },
+      body: ['exportedAt', 'account', 'profile', 'newsletter', 'contactMessages'],
+    });
+  });
+
+  test('deleting: a wrong password gets the same 403 and keeps the account; the right one deletes it on both', async () => {
+    const emails: Record<Host, string> = { node: address('delete-node'), deno: address('delete-deno') };
+    const tokens = { node: await member(emails.node), deno: await member(emails.deno) };
+    const wrong = await both((host) => asMember(host, tokens[host], { body: { password: 'Wr0ng!Passw0rd' } }));
+    expect(wrong).toEqual({
+      status: 403,
+      headers: JSON_HEADERS,
+      body: { error: 'The password is incorrect. Your account was not deleted.' },
+    });
+    for (const host of HOSTS) expect(await exists(emails[host])).toBe(true);
+
+    const right = await both((host) => asMember(host, tokens[host], { body: { password } }));
+    expect(right).toEqual({ status: 200, headers: JSON_HEADERS, body: { deleted: true } });
+    for (const host of HOSTS) {
+      expect(await exists(emails[host])).toBe(false);
+      const { data } = await t.admin().from('newsletter_subscribers').select('id').eq('email', emails[host]);
+      expect(data).toEqual([]);
+    }
+  });
+
+  test('without a member’s token: the same 401 from both', async () => {
+    const answer = await both((host) => invoke(host, 'account', { method: 'GET' }));
+    expect(answer).toEqual({
+      status: 401,
+      headers: JSON_HEADERS,
+      body: { error: 'Your session has expired. Please sign in again.' },
+    });
   });
 });
 

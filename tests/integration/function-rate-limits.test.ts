@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { envFrom } from '../../supabase/functions/_shared/env.ts';
 import { UNCHECKED_MESSAGE } from '../../supabase/functions/_shared/rate-limit.ts';
+import { createHandler as accountHandler } from '../../supabase/functions/account/handler.ts';
 import { createHandler as newsletterHandler } from '../../supabase/functions/newsletter-signup/handler.ts';
 import { createHandler as resetHandler } from '../../supabase/functions/password-reset/handler.ts';
 import { createHandler } from '../../supabase/functions/send-contact-email/handler.ts';
@@ -153,7 +154,7 @@ const post = (ip: string, body: unknown) =>
 /** No internal address, port or driver wording in what a visitor reads. */
 const INTERNAL = /127\.0\.0\.1|localhost|:\d{2,5}\b|ECONNREFUSED|fetch failed|socket|TypeError|AbortError|timed? ?out/i;
 
-describe('when the limiter cannot count: user-signup, password-reset and newsletter sign-up refuse, contact and opening a newsletter link go on', () => {
+describe('when the limiter cannot count: user-signup, password-reset, newsletter sign-up and account deletion refuse, contact and opening a newsletter link go on', () => {
   test('the database call drops: 503 with Retry-After and nothing done by the closed ones; the contact message is stored', async () => {
     const fault = await limiterFault('down');
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -168,7 +169,12 @@ describe('when the limiter cannot count: user-signup, password-reset and newslet
       );
       const reset = await resetHandler(env)(post(ip, { email: member }));
       const newsletter = await newsletterHandler(env)(post(ip, { email: reader }));
-      for (const res of [signup, reset, newsletter]) {
+      // A member's deletion attempt: each one would try a password, so it is refused too.
+      const owner = await createMember(t, 'closed-account');
+      const attempt = post(ip, { password: 'Guess-passw0rd!' });
+      attempt.headers.set('Authorization', `Bearer ${owner.accessToken}`);
+      const deletion = await accountHandler(env)(attempt);
+      for (const res of [signup, reset, newsletter, deletion]) {
         expect(res.status).toBe(503);
         expect(res.headers.get('retry-after')).toBe('60');
         expect(await res.json()).toEqual({ error: UNCHECKED_MESSAGE });
@@ -178,6 +184,7 @@ describe('when the limiter cannot count: user-signup, password-reset and newslet
       expect(users.users.map((u) => u.email)).not.toContain(member);
       const { data: rows } = await t.admin().from('newsletter_subscribers').select('id').eq('email', reader);
       expect(rows).toEqual([]);
+      expect((await t.admin().auth.admin.getUserById(owner.id)).data.user?.id).toBe(owner.id);
       expect((await t.mail.list()).filter((m) => m.To.some((to) => [member, reader].includes(to.Address)))).toEqual([]);
 
       // Contact fails open: the message is stored and mailed.
@@ -193,7 +200,7 @@ describe('when the limiter cannot count: user-signup, password-reset and newslet
       expect(link.status).toBe(303);
 
       const said = logged.mock.calls.map((c) => String(c[0]));
-      for (const name of ['user-signup', 'password-reset', 'newsletter-signup']) {
+      for (const name of ['user-signup', 'password-reset', 'newsletter-signup', 'account-delete']) {
         expect(said).toContain(`${name}: rate limit not checked, request refused:`);
       }
       expect(said).toContain('send-contact-email: rate limit not checked, request let through:');

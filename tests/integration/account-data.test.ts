@@ -1,0 +1,179 @@
+// The account function through the real stack (supabase-js invoke with a member's session, the functions
+// host, the auth service, Postgres): downloading one's data and deleting one's account. Checks are on the
+// answers and on what is stored afterwards (users, sessions, profiles, newsletter and contact rows).
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { confirmedUser, GOOD_PASSWORD, uniqueEmail } from './auth-helpers.ts';
+import { failure, startTestStack, type TestStack } from './stack.ts';
+
+let t: TestStack;
+beforeAll(async () => {
+  t = await startTestStack();
+});
+afterAll(() => t?.stop());
+
+interface Member {
+  id: string;
+  email: string;
+  client: SupabaseClient;
+}
+
+/** A confirmed member, signed in on its own client, with a newsletter subscription and a contact message. */
+async function member(email: string, firstName: string, password = GOOD_PASSWORD): Promise<Member> {
+  const { user } = await confirmedUser(t, email, password, { first_name: firstName, last_name: 'Lee' });
+  const client = t.anon();
+  const { error } = await client.auth.signInWithPassword({ email, password });
+  if (error) throw error;
+  const admin = t.admin();
+  const subscribed = await admin.from('newsletter_subscribers').insert({
+    email,
+    status: 'verified',
+    verified_at: new Date().toISOString(),
+    consent_text_version: '0123456789abcdef',
+  });
+  expect(subscribed.error).toBeNull();
+  // Sent with the address in upper case: still the member's.
+  const sent = await admin.from('contact_messages').insert({
+    name: `${firstName} Lee`,
+    email: email.toUpperCase(),
+    subject: `Question from ${firstName}`,
+    message: 'How many signals per week?',
+  });
+  expect(sent.error).toBeNull();
+  return { id: user.id, email, client };
+}
+
+const stored = async (m: Member) => {
+  const db = t.stack.ctx.db;
+  const count = async (sql: string, value: string) => Number((await db.query<{ n: number }>(sql, [value]))[0]?.n);
+  return {
+    users: await count('select count(*)::int as n from auth.users where id = $1', m.id),
+    sessions: await count('select count(*)::int as n from auth.sessions where user_id = $1', m.id),
+    profiles: await count('select count(*)::int as n from public.profiles where user_id = $1', m.id),
+    newsletter: await count(
+      'select count(*)::int as n from public.newsletter_subscribers where email_key = lower($1)',
+      m.email,
+    ),
+    contact: await count(
+      'select count(*)::int as n from public.contact_messages where lower(email) = lower($1)',
+      m.email,
+    ),
+  };
+};
+
+const canSignIn = async (email: string) =>
+  !(await t.anon().auth.signInWithPassword({ email, password: GOOD_PASSWORD })).error;
+
+const deleting = (m: Member, password: string) => m.client.functions.invoke('account', { body: { password } });
+
+describe('download my data', () => {
+  test('the export holds exactly the member’s data: account, profile, newsletter, contact messages', async () => {
+    // "_" is a LIKE wildcard: the other member's address would match a careless pattern for this one.
+    const stamp = uniqueEmail('x').split('@')[0];
+    const ann = await member(`ann_${stamp}@example.com`, 'Ann');
+    const bob = await member(`annx${stamp}@example.com`, 'Bob');
+
+    const { data, error } = await ann.client.functions.invoke('account', { method: 'GET' });
+    expect(error).toBeNull();
+    expect(data).toEqual({
+      exportedAt: expect.any(String),
+      account: {
+        id: ann.id,
+        email: ann.email,
+        createdAt: expect.any(String),
+        emailConfirmedAt: expect.any(String),
+        lastSignInAt: expect.any(String),
+      },
+      profile: {
+        first_name: 'Ann',
+        last_name: 'Lee',
+        email: ann.email,
+        email_verified: true,
+        created_at: expect.any(String),
+      },
+      newsletter: expect.objectContaining({
+        email: ann.email,
+        status: 'verified',
+        consent_text_version: '0123456789abcdef',
+      }),
+      contactMessages: [expect.objectContaining({ subject: 'Question from Ann', email: ann.email.toUpperCase() })],
+    });
+    expect(JSON.stringify(data)).not.toContain(bob.email);
+    expect(JSON.stringify(data)).not.toContain('Bob');
+    expect(Object.keys(data.newsletter)).not.toContain('verify_token_hash');
+  });
+
+  test('without a member’s session: 401, no data', async () => {
+    const { data, error } = await t.anon().functions.invoke('account', { method: 'GET' });
+    expect(data).toBeNull();
+    expect(await failure(error)).toEqual({
+      status: 401,
+      body: { error: 'Your session has expired. Please sign in again.' },
+    });
+  });
+});
+
+describe('delete my account', () => {
+  test('a wrong password deletes nothing', async () => {
+    const ann = await member(uniqueEmail('wrong'), 'Ann');
+    const before = await stored(ann);
+    expect(before).toEqual({ users: 1, sessions: 1, profiles: 1, newsletter: 1, contact: 1 });
+
+    const { error } = await deleting(ann, 'Not-the-passw0rd!');
+    expect(await failure(error)).toEqual({
+      status: 403,
+      body: { error: 'The password is incorrect. Your account was not deleted.' },
+    });
+    expect(await stored(ann)).toEqual(before);
+    expect(await canSignIn(ann.email)).toBe(true);
+  });
+
+  test('the right password deletes the user, profile, newsletter row and sessions; sign-in fails after', async () => {
+    const ann = await member(uniqueEmail('delete'), 'Ann');
+    // A second session, on another device.
+    expect(await canSignIn(ann.email)).toBe(true);
+    expect((await stored(ann)).sessions).toBe(2);
+
+    const { data, error } = await deleting(ann, GOOD_PASSWORD);
+    expect(error).toBeNull();
+    expect(data).toEqual({ deleted: true });
+    // Contact messages stay until their 12 months are up, as the privacy notice says.
+    expect(await stored(ann)).toEqual({ users: 0, sessions: 0, profiles: 0, newsletter: 0, contact: 1 });
+
+    const signIn = await t.anon().auth.signInWithPassword({ email: ann.email, password: GOOD_PASSWORD });
+    expect(signIn.error?.code).toBe('invalid_credentials');
+    // The old refresh token renews nothing, and the old access token names no one any more.
+    const refreshed = await ann.client.auth.refreshSession();
+    expect(refreshed.error?.code).toBe('refresh_token_not_found');
+    const again = await ann.client.functions.invoke('account', { method: 'GET' });
+    expect((await failure(again.error)).status).toBe(401);
+  });
+
+  test('a member’s token deletes only that member’s account, even with another member’s password', async () => {
+    const ann = await member(uniqueEmail('ann'), 'Ann', 'Ann-0nly-secret!');
+    const bob = await member(uniqueEmail('bob'), 'Bob');
+
+    const withAnnsPassword = await deleting(bob, 'Ann-0nly-secret!');
+    expect((await failure(withAnnsPassword.error)).status).toBe(403);
+    expect((await stored(ann)).users).toBe(1);
+    expect((await stored(bob)).users).toBe(1);
+
+    const { error } = await deleting(bob, GOOD_PASSWORD);
+    expect(error).toBeNull();
+    expect(await stored(bob)).toEqual({ users: 0, sessions: 0, profiles: 0, newsletter: 0, contact: 1 });
+    expect(await stored(ann)).toEqual({ users: 1, sessions: 1, profiles: 1, newsletter: 1, contact: 1 });
+  });
+
+  test('no password or no session: nothing is deleted', async () => {
+    const ann = await member(uniqueEmail('nopass'), 'Ann');
+    const before = await stored(ann);
+    const empty = await ann.client.functions.invoke('account', { body: {} });
+    expect(await failure(empty.error)).toEqual({
+      status: 400,
+      body: { error: 'Enter your password to delete your account.' },
+    });
+    const anonymous = await t.anon().functions.invoke('account', { body: { password: GOOD_PASSWORD } });
+    expect((await failure(anonymous.error)).status).toBe(401);
+    expect(await stored(ann)).toEqual(before);
+  });
+});
