@@ -8,8 +8,21 @@ export interface NewsAnswer {
   articles: Article[];
   /** When these articles were fetched (ISO 8601). */
   updatedAt: string;
-  /** How many of the set's feeds answered; 0 of n means every feed failed. */
-  feeds: { ok: number; total: number };
+  /**
+   * How many of the set's feeds answered (0 of n means every feed failed), and which could not be read: each
+   * failed feed's address without its query string or credentials (a key in a feed URL stays private).
+   */
+  feeds: { ok: number; total: number; failed: string[] };
+}
+
+/** A feed's address as the answer names it: origin and path only. */
+export function feedLabel(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return 'invalid feed URL';
+  }
 }
 
 export interface LoadOptions {
@@ -25,6 +38,7 @@ export async function loadNews(set: FeedSet, options: LoadOptions = {}): Promise
     set.urls.map(async (url) => parseFeed(await fetchFeedText(url, limits, fetcher), url)),
   );
   let ok = 0;
+  const failed: string[] = [];
   const items = results.flatMap((result, i) => {
     if (result.status === 'fulfilled') {
       ok += 1;
@@ -32,11 +46,12 @@ export async function loadNews(set: FeedSet, options: LoadOptions = {}): Promise
     }
     const reason = result.reason instanceof Error ? result.reason.message : String(result.reason);
     log(`news: feed ${set.urls[i]} skipped: ${reason}`);
+    failed.push(feedLabel(set.urls[i]));
     return [];
   });
   return {
     articles: toArticles(items, set),
     updatedAt: new Date(now()).toISOString(),
-    feeds: { ok, total: set.urls.length },
+    feeds: { ok, total: set.urls.length, failed },
   };
 }
