@@ -72,6 +72,9 @@ describe('GET /functions/v1/news', () => {
     const body = data as Answer;
     expect(body.articles).toHaveLength(20);
     expect(body.articles[0].thumbnail).toBe(`${feeds.origin}/images/thumb-investing.png`);
+    // The second article's picture answers 404: the function checked it and left it out.
+    expect(body.articles[1].title).toBe('Shares slump as recession fears grow');
+    expect(body.articles[1]).not.toHaveProperty('thumbnail');
     const cut = body.articles.filter((a) => a.description.endsWith('...'));
     expect(cut.length).toBe(3);
     for (const a of cut) expect(a.description.length).toBeLessThanOrEqual(303);

@@ -22,17 +22,24 @@ function setup(
   env: Record<string, string> = {},
   now: () => number = Date.now,
 ) {
+  // Feed reads; the pictures' HEAD checks are counted apart.
   const calls: string[] = [];
+  const pictureChecks: string[] = [];
   const logged: string[] = [];
+  const answer = fixtureFetch(routes);
+  const fetcher = (url: string, init?: RequestInit) => {
+    (init?.method === 'HEAD' ? pictureChecks : calls).push(url);
+    return answer(url);
+  };
   const handler = createHandler(
     envFrom({
       NEWS_FEED_URLS: [FEEDS.business, FEEDS.markets, FEEDS.headlines].join(', '),
       INVESTING_FEED_URL: FEEDS.investing,
       ...env,
     }),
-    { fetcher: fixtureFetch(routes, calls), log: (m) => logged.push(m), now },
+    { fetcher, log: (m) => logged.push(m), now },
   );
-  return { handler, calls, logged };
+  return { handler, calls, pictureChecks, logged };
 }
 
 const allUp = {
