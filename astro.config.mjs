@@ -5,6 +5,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { loadEnv } from 'vite';
 import { LOCAL_SUPABASE_URL, securityHeaders } from './scripts/headers.ts';
+import { pageCss } from './scripts/page-css.ts';
 
 const port = Number(process.env.PORT ?? 4321);
 const site = process.env.SITE_URL ?? `http://127.0.0.1:${port}`;
@@ -23,6 +24,8 @@ export default defineConfig({
   security: { csp: true },
   integrations: [
     react(),
+    // Each page's inline <style> cut to the rules the page can use (its CSP hash updated), before the headers.
+    pageCss(),
     sitemap({ filter: (page) => !unlisted.some((path) => new URL(page).pathname.startsWith(path)) }),
     // _headers and _headers.nginx.conf in the build: each page's CSP <meta> plus the header-only directives.
     securityHeaders(supabaseUrl),

@@ -4,8 +4,18 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-// scripts/headers.ts writes dist/_headers after each build (the integration in astro.config.mjs).
-const sources = ['src', 'content', 'public', 'astro.config.mjs', 'scripts/headers.ts', 'package.json', 'tsconfig.json'];
+// scripts/headers.ts writes dist/_headers and scripts/page-css.ts cuts each page's CSS after each build (the
+// integrations in astro.config.mjs).
+const sources = [
+  'src',
+  'content',
+  'public',
+  'astro.config.mjs',
+  'scripts/headers.ts',
+  'scripts/page-css.ts',
+  'package.json',
+  'tsconfig.json',
+];
 const buildEnv = [
   'PUBLIC_SUPABASE_URL',
   'PUBLIC_SUPABASE_PUBLISHABLE_KEY',

@@ -1,7 +1,8 @@
-// Serves tests/fixtures/feeds over HTTP on 127.0.0.1 for the news tests and the bench: /feeds/<file> answers
-// the fixture with {{images}} pointing at /images/ here, /images/missing-image.png is a 404 (unless
-// brokenImages is false, as for the Lighthouse run), any other image is a small PNG. POST /down makes every
-// feed answer 500 until POST /up.
+// Serves tests/fixtures/feeds over HTTP on 127.0.0.1 for the news tests, the bench and Lighthouse:
+// /feeds/<file> answers the fixture with {{images}} pointing at /images/ here, /images/missing-image.png is a
+// 404 and /images/refused-image.png drops the connection (unless brokenImages is false), any other image is a
+// small PNG. POST /down makes every feed answer 500 until POST /up; POST /down/<file> takes one feed down;
+// POST /swap/<file>/<other> serves the fixture <other> at /feeds/<file> (POST /up undoes every swap too).
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -31,23 +32,35 @@ export function startFeedServer(options: FeedServerOptions = {}): Promise<FeedSe
   const dir = resolve(options.dir ?? 'tests/fixtures/feeds');
   const png = readFileSync(join(dir, 'thumb.png'));
   let down = false;
+  const downFeeds = new Set<string>();
+  const swaps = new Map<string, string>();
   let origin = '';
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (req.method === 'POST' && (path === '/down' || path === '/up')) {
-      down = path === '/down';
-      res.writeHead(204).end();
-      return;
+    if (req.method === 'POST') {
+      const one = /^\/down\/([\w-]+\.(?:xml|atom))$/.exec(path)?.[1];
+      const swap = /^\/swap\/([\w-]+\.(?:xml|atom))\/([\w-]+\.(?:xml|atom))$/.exec(path);
+      if (path === '/down') down = true;
+      else if (path === '/up') {
+        down = false;
+        downFeeds.clear();
+        swaps.clear();
+      } else if (one) downFeeds.add(one);
+      else if (swap) swaps.set(swap[1], swap[2]);
+      if (path === '/down' || path === '/up' || one || swap) {
+        res.writeHead(204).end();
+        return;
+      }
     }
     const feed = /^\/feeds\/([\w-]+\.(xml|atom))$/.exec(path);
     if (feed) {
-      if (down) {
+      if (down || downFeeds.has(feed[1])) {
         res.writeHead(500, { 'Content-Type': 'text/plain' }).end('fixture feeds are down');
         return;
       }
       let text: string;
       try {
-        text = readFileSync(join(dir, feed[1]), 'utf8');
+        text = readFileSync(join(dir, swaps.get(feed[1]) ?? feed[1]), 'utf8');
       } catch {
         res.writeHead(404).end();
         return;
@@ -56,7 +69,12 @@ export function startFeedServer(options: FeedServerOptions = {}): Promise<FeedSe
       res.writeHead(200, { 'Content-Type': TYPES[feed[2]] }).end(text.replaceAll('{{images}}', images));
       return;
     }
-    const broken = options.brokenImages !== false && path === '/images/missing-image.png';
+    const brokenImages = options.brokenImages !== false;
+    if (brokenImages && path === '/images/refused-image.png') {
+      req.socket.destroy();
+      return;
+    }
+    const broken = brokenImages && path === '/images/missing-image.png';
     if (/^\/images\/[\w-]+\.png$/.test(path) && !broken) {
       res.writeHead(200, { 'Content-Type': 'image/png', 'Cache-Control': 'max-age=3600' }).end(png);
       return;

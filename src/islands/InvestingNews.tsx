@@ -23,8 +23,19 @@ export default function InvestingNews({ labels }: Props) {
     async (reload: boolean) => {
       setLoading(true);
       setArticles(null);
+      const failed = () => {
+        setArticles([]);
+        setLoading(false);
+        toast({ title: labels.loadFailed, variant: 'destructive', duration: FAILURE_TOAST_MS });
+      };
       try {
         const answer = await loadNews('investing', reload);
+        // The function answered, but could not read the investing feed: the same failure for the reader.
+        if (answer.articles.length === 0 && answer.failedFeeds > 0) {
+          console.warn(`investing news: ${answer.failedFeeds} feed(s) could not be read`);
+          failed();
+          return;
+        }
         // Twenty cards rendered as a transition: React renders them in slices between which the page can answer
         // a tap, instead of one long task on a slow phone.
         startTransition(() => {
@@ -34,9 +45,7 @@ export default function InvestingNews({ labels }: Props) {
         });
       } catch (err) {
         console.error('investing news:', err);
-        setArticles([]);
-        setLoading(false);
-        toast({ title: labels.loadFailed, variant: 'destructive', duration: FAILURE_TOAST_MS });
+        failed();
       }
     },
     [labels.loadFailed],

@@ -15,6 +15,8 @@ export interface NewsArticle {
 export interface NewsAnswer {
   articles: NewsArticle[];
   updatedAt: Date | null;
+  /** How many of the answer's feeds could not be read by the function. */
+  failedFeeds: number;
 }
 
 /** `value` when it is an absolute http(s) URL, else undefined: a feed never puts another scheme in an href. */
@@ -61,9 +63,11 @@ export function readNewsAnswer(json: unknown): NewsAnswer {
   if (typeof json !== 'object' || json === null || !Array.isArray((json as { articles?: unknown }).articles)) {
     throw new Error('not a news answer');
   }
-  const { articles, updatedAt } = json as { articles: unknown[]; updatedAt?: unknown };
+  const { articles, updatedAt, feeds } = json as { articles: unknown[]; updatedAt?: unknown; feeds?: unknown };
+  const failed = (feeds as { failed?: unknown } | undefined)?.failed;
   return {
     articles: articles.map(article).filter((a): a is NewsArticle => a !== undefined),
     updatedAt: date(updatedAt),
+    failedFeeds: Array.isArray(failed) ? failed.length : 0,
   };
 }

@@ -15,7 +15,7 @@ interface Answer {
     thumbnail?: string;
   }[];
   updatedAt: string;
-  feeds: { ok: number; total: number };
+  feeds: { ok: number; total: number; failed: string[] };
 }
 
 let feeds: FeedServer;
@@ -50,7 +50,7 @@ describe('GET /functions/v1/news', () => {
     expect(res.headers.get('cache-control')).toMatch(/^public, max-age=\d+, s-maxage=\d+/);
     const body = (await res.json()) as Answer;
     expect(body.articles).toHaveLength(15);
-    expect(body.feeds).toEqual({ ok: 3, total: 4 });
+    expect(body.feeds).toEqual({ ok: 3, total: 4, failed: [feeds.feedUrl('gone.xml')] });
     const times = body.articles.map((a) => Date.parse(a.pubDate ?? ''));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(body.articles[0]).toMatchObject({
@@ -72,6 +72,9 @@ describe('GET /functions/v1/news', () => {
     const body = data as Answer;
     expect(body.articles).toHaveLength(20);
     expect(body.articles[0].thumbnail).toBe(`${feeds.origin}/images/thumb-investing.png`);
+    // The second article's picture answers 404: the function checked it and left it out.
+    expect(body.articles[1].title).toBe('Shares slump as recession fears grow');
+    expect(body.articles[1]).not.toHaveProperty('thumbnail');
     const cut = body.articles.filter((a) => a.description.endsWith('...'));
     expect(cut.length).toBe(3);
     for (const a of cut) expect(a.description.length).toBeLessThanOrEqual(303);
@@ -126,4 +129,40 @@ describe('GET /functions/v1/news', () => {
     expect(again.headers.get('x-frame-options')).toBe('DENY');
     expect(await again.text()).toBe('');
   });
+
+  test('Refresh: Cache-Control: no-cache reads the feed again, at most once per 10 s; an unreadable feed is named', async () => {
+    const refreshed = async () =>
+      (await (await call('?feed=investing', { headers: { 'Cache-Control': 'no-cache' } })).json()) as Answer;
+    // An answer read at most 10 s ago (a refresh reads the feed unless the cached answer is younger than that).
+    const cached = await refreshed();
+    await fetch(`${feeds.origin}/down`, { method: 'POST' });
+    try {
+      // A plain view keeps the cached articles.
+      const plain = (await (await call('?feed=investing')).json()) as Answer;
+      expect(plain.articles).toHaveLength(20);
+      // A refresh answers a new read once the answer is 10 s old; until then, the cached one.
+      let early = 0;
+      await expect
+        .poll(
+          async () => {
+            const answer = await refreshed();
+            if (answer.updatedAt === cached.updatedAt) early += 1;
+            return answer.feeds;
+          },
+          { timeout: 15_000, interval: 500 },
+        )
+        .toEqual({ ok: 0, total: 1, failed: [feeds.feedUrl('investing.xml')] });
+      const age = Date.now() - Date.parse(cached.updatedAt);
+      expect(age).toBeGreaterThanOrEqual(10_000);
+      expect(early).toBeGreaterThan(0);
+      // The refreshed answer is what plain views get now: no articles, the failed feed named.
+      const after = (await (await call('?feed=investing')).json()) as Answer;
+      expect(after.articles).toEqual([]);
+      expect(after.feeds.failed).toEqual([feeds.feedUrl('investing.xml')]);
+    } finally {
+      await fetch(`${feeds.origin}/up`, { method: 'POST' });
+    }
+    // Back up: the next refresh (10 s later) reads the feed again.
+    await expect.poll(async () => (await refreshed()).articles.length, { timeout: 15_000, interval: 500 }).toBe(20);
+  }, 40_000);
 });

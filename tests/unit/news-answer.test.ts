@@ -76,3 +76,11 @@ describe('safeHttpUrl', () => {
     expect(safeHttpUrl(value)).toBe(expected);
   });
 });
+
+describe('readNewsAnswer: failed feeds', () => {
+  test('counts the feeds the function could not read', () => {
+    const failed = { ok: 0, total: 1, failed: ['https://feeds.example/investing.xml'] };
+    expect(readNewsAnswer({ articles: [], feeds: failed }).failedFeeds).toBe(1);
+    expect(readNewsAnswer({ articles: [] }).failedFeeds).toBe(0);
+  });
+});

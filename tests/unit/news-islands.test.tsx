@@ -5,6 +5,7 @@ import InvestingNews, { FAILURE_TOAST_MS } from '../../src/islands/InvestingNews
 import NewsFeed from '../../src/islands/NewsFeed.tsx';
 import type { NewsLabels } from '../../src/islands/news/labels.ts';
 import NewsCard from '../../src/islands/news/NewsCard.tsx';
+import NewsGrid from '../../src/islands/news/NewsGrid.tsx';
 import { $toasts } from '../../src/stores/toasts.ts';
 
 const labels: NewsLabels = {
@@ -59,16 +60,16 @@ describe('NewsCard', () => {
     expect(link.textContent).toBe('Read More: Stocks rally (opens in a new tab)');
   });
 
-  test('the picture is removed when it fails to load', () => {
-    const { container } = render(
-      <ul>
-        <NewsCard article={article} labels={labels} now={now} showThumbnail />
-      </ul>,
-    );
+  test('a picture that fails to load is marked for CSS to hide, inside its reserved box, with no re-render', () => {
+    const { container } = render(<NewsGrid articles={[article]} labels={labels} showThumbnail />);
     const img = container.querySelector('img');
     expect(img?.getAttribute('src')).toBe('https://img.example/1.png');
+    expect(img?.parentElement?.className).toContain('aspect-video');
     fireEvent.error(img as HTMLImageElement);
-    expect(container.querySelector('img')).toBeNull();
+    // The same element, still in its frame, marked: `data-failed:invisible` hides it.
+    expect(container.querySelector('img')).toBe(img);
+    expect(img?.hasAttribute('data-failed')).toBe(true);
+    expect(img?.className).toContain('data-failed:invisible');
   });
 
   test('HTML in a title is shown as text, never inserted as markup', () => {

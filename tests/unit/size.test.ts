@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { measure } from '../../scripts/size.ts';
+import { HTML_BUDGET, measure, overBudget } from '../../scripts/size.ts';
 
 // A built page whose island pulls in modules through chains of static imports, as Vite splits them.
 const root = mkdtempSync(join(tmpdir(), 'size-'));
@@ -36,5 +36,25 @@ describe('measure', () => {
       inline,
     );
     expect(page).toMatchObject({ route: '/member', islands: true, bytes: expected });
+  });
+});
+
+describe('HTML budget', () => {
+  it('measures each page’s HTML gzip, inline CSS included, and flags a page past 14 KB', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'size-html-'));
+    try {
+      // Random text does not compress: 15 KB of it is past the budget after gzip, 8 KB is not.
+      const noise = (n: number) => Array.from({ length: n }, () => Math.random().toString(36).slice(2, 3)).join('');
+      writeFileSync(join(dir, 'index.html'), `<html><head><style>${noise(8 * 1024)}</style></head></html>`);
+      mkdirSync(join(dir, 'faq'));
+      writeFileSync(join(dir, 'faq', 'index.html'), `<html><head><style>${noise(22 * 1024)}</style></head></html>`);
+      const pages = measure(dir);
+      const html = (route: string) => pages.find((p) => p.route === route);
+      expect(html('/')?.html).toBe(gzipSync(readFileSync(join(dir, 'index.html'))).length);
+      expect(pages.filter(overBudget).map((p) => p.route)).toEqual(['/faq']);
+      expect(html('/faq')?.html).toBeGreaterThan(HTML_BUDGET);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

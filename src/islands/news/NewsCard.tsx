@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import type { NewsArticle } from '../../lib/news-answer.ts';
 import { relativeTime } from '../../lib/relative-time.ts';
 import type { NewsLabels } from './labels.ts';
@@ -12,27 +11,31 @@ interface Props {
   now: Date;
 }
 
-/** One article: picture, source, sentiment, age, title, description and Read More in a new tab. */
+/**
+ * One article: picture, source, sentiment, age, title, description and Read More in a new tab. The picture's
+ * box is reserved by its frame; a picture that fails to load is hidden by CSS (NewsGrid marks it), so the card
+ * neither moves nor re-renders.
+ */
 export default function NewsCard({ article, labels, showThumbnail = false, now }: Props) {
-  const [imageFailed, setImageFailed] = useState(false);
-  const picture = showThumbnail && article.thumbnail && !imageFailed;
+  const picture = showThumbnail && article.thumbnail;
   return (
     <li
       className="flex flex-col overflow-hidden rounded-2xl border border-navy-700 bg-navy-900"
       data-testid="news-card"
     >
       {picture && (
-        <img
-          src={article.thumbnail}
-          alt=""
-          loading="lazy"
-          decoding="async"
-          referrerPolicy="no-referrer"
-          width={640}
-          height={360}
-          className="aspect-video w-full bg-navy-800 object-cover"
-          onError={() => setImageFailed(true)}
-        />
+        <div className="aspect-video bg-navy-800">
+          <img
+            src={article.thumbnail}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            referrerPolicy="no-referrer"
+            width={640}
+            height={360}
+            className="size-full object-cover data-failed:invisible"
+          />
+        </div>
       )}
       <div className="flex flex-1 flex-col gap-3 p-5">
         <div className="flex items-center gap-2">

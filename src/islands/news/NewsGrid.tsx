@@ -12,6 +12,21 @@ interface Props {
 
 const grid = 'grid list-none gap-6 p-0 sm:grid-cols-2 lg:grid-cols-3';
 
+/**
+ * One listener for every picture of the grid: `error` does not bubble, so it is caught in the capture phase,
+ * and the picture is marked `data-failed` (hidden by CSS inside its reserved box). No React state per picture,
+ * no re-render, no layout shift.
+ */
+function markFailedPictures(list: HTMLUListElement | null): void {
+  list?.addEventListener(
+    'error',
+    (event) => {
+      if (event.target instanceof HTMLImageElement) event.target.dataset.failed = '';
+    },
+    true,
+  );
+}
+
 /** Placeholder cards while `articles` is null, then the cards, or the empty message. */
 export default function NewsGrid({ articles, labels, showThumbnail = false, placeholders = 9 }: Props) {
   if (articles === null) {
@@ -46,7 +61,7 @@ export default function NewsGrid({ articles, labels, showThumbnail = false, plac
   }
   const now = new Date();
   return (
-    <ul className={grid}>
+    <ul className={grid} ref={markFailedPictures}>
       {articles.map((article) => (
         <NewsCard key={article.link} article={article} labels={labels} showThumbnail={showThumbnail} now={now} />
       ))}

@@ -1,4 +1,5 @@
-// news over HTTP: GET ?feed=combined|investing answers the cached articles of that feed set as JSON.
+// news over HTTP: GET ?feed=combined|investing answers the cached articles of that feed set as JSON; a request
+// with Cache-Control: no-cache (the Refresh button) gets a new read of the feeds, within a minimum age.
 // Fetching, parsing and caching live in news.ts, parse.ts and cache.ts.
 import { runInBackground } from '../_shared/background.ts';
 import { clientIp } from '../_shared/client-ip.ts';
@@ -21,6 +22,12 @@ export const RATE_LIMIT: RateLimitRule = { max: 120, windowMs: 60_000 };
 export const DEFAULT_CACHE_SECONDS = 300;
 /** An answer from which every feed failed is retried after this many seconds at most. */
 const FAILED_CACHE_SECONDS = 30;
+/**
+ * A request that asks to revalidate (the Refresh button) gets a new read of the feeds unless the cached answer
+ * is younger than this (NEWS_REFRESH_MIN_SECONDS): however many such requests arrive, each isolate reads each
+ * feed set at most once per this many seconds, with no shared state between isolates.
+ */
+export const DEFAULT_REFRESH_MIN_SECONDS = 10;
 
 export const BAD_FEED_MESSAGE = 'Unknown feed: use feed=combined or feed=investing.';
 
@@ -57,6 +64,25 @@ function cacheSeconds(env: Env): number {
   return Number.isFinite(value) && value >= 0 ? value : DEFAULT_CACHE_SECONDS;
 }
 
+function refreshMinSeconds(env: Env): number {
+  const raw = env.get('NEWS_REFRESH_MIN_SECONDS')?.trim();
+  const value = raw ? Number(raw) : Number.NaN;
+  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_REFRESH_MIN_SECONDS;
+}
+
+/**
+ * The request asks for a fresh answer: `Cache-Control: no-cache` or `max-age=0`, or `Pragma: no-cache`, as a
+ * browser sends them by itself for fetch(url, { cache: 'reload' }) (no extra header of the page's own, so
+ * still no CORS preflight).
+ */
+export function wantsRevalidation(req: Request): boolean {
+  const cacheControl = req.headers.get('cache-control') ?? '';
+  return (
+    /(^|,)\s*(no-cache|max-age\s*=\s*0)\s*(,|$)/i.test(cacheControl) ||
+    (!cacheControl && /no-cache/i.test(req.headers.get('pragma') ?? ''))
+  );
+}
+
 /** NEWS_FEED_TIMEOUT_MS: how long one feed may take before it is skipped (default 10 s). */
 function feedLimits(env: Env): FetchLimits {
   const ms = Number(env.get('NEWS_FEED_TIMEOUT_MS'));
@@ -89,6 +115,8 @@ export function createHandler(env: Env = runtimeEnv(), load: LoadOptions = {}): 
       poorTtlMs: Math.min(ttl, FAILED_CACHE_SECONDS) * 1000,
       isPoor: ({ answer }) => answer.feeds.ok === 0,
       background: (task) => runInBackground('news refresh', task),
+      minAgeMs: refreshMinSeconds(env) * 1000,
+      now: load.now,
     },
   );
 
@@ -103,7 +131,7 @@ export function createHandler(env: Env = runtimeEnv(), load: LoadOptions = {}): 
     if (!isFeedName(feed)) return errorResponse(400, BAD_FEED_MESSAGE);
 
     try {
-      const cached = await cache.get(feed);
+      const cached = await cache.get(feed, { revalidate: wantsRevalidation(req) });
       if (notModified(req.headers.get('if-none-match'), cached.etag)) {
         return new Response(null, { status: 304, headers: cached.notModifiedHeaders });
       }

@@ -137,4 +137,23 @@ describe('createCache', () => {
     await tasks[0]();
     expect(await cache.get('k')).toBe('v10');
   });
+
+  test('revalidate waits for a new load unless the answer is younger than minAgeMs; callers share it', async () => {
+    let now = 0;
+    const upstream = controlledLoad();
+    const cache = createCache(upstream.load, { ttlMs: 60_000, minAgeMs: 5_000, now: () => now });
+    const first = cache.get('k');
+    upstream.release('v1');
+    await first;
+    now = 4_999;
+    expect(await cache.get('k', { revalidate: true })).toBe('k:v1');
+    expect(upstream.calls).toBe(1);
+    now = 5_000;
+    const storm = Promise.all(Array.from({ length: 20 }, () => cache.get('k', { revalidate: true })));
+    await tick();
+    expect(upstream.calls).toBe(2);
+    upstream.release('v2');
+    expect(new Set(await storm)).toEqual(new Set(['k:v2']));
+    expect(await cache.get('k')).toBe('k:v2');
+  });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { envFrom } from '../../../supabase/functions/_shared/env.ts';
-import { BAD_FEED_MESSAGE, createHandler, notModified } from '../../../supabase/functions/news/handler.ts';
+import {
+  BAD_FEED_MESSAGE,
+  createHandler,
+  notModified,
+  wantsRevalidation,
+} from '../../../supabase/functions/news/handler.ts';
 import type { NewsAnswer } from '../../../supabase/functions/news/news.ts';
 import { fixtureFetch } from './fixtures.ts';
 
@@ -12,18 +17,29 @@ const FEEDS = {
   down: 'https://feeds.test/down.xml',
 };
 
-function setup(routes: Record<string, string | number | Error>, env: Record<string, string> = {}) {
+function setup(
+  routes: Record<string, string | number | Error>,
+  env: Record<string, string> = {},
+  now: () => number = Date.now,
+) {
+  // Feed reads; the pictures' HEAD checks are counted apart.
   const calls: string[] = [];
+  const pictureChecks: string[] = [];
   const logged: string[] = [];
+  const answer = fixtureFetch(routes);
+  const fetcher = (url: string, init?: RequestInit) => {
+    (init?.method === 'HEAD' ? pictureChecks : calls).push(url);
+    return answer(url);
+  };
   const handler = createHandler(
     envFrom({
       NEWS_FEED_URLS: [FEEDS.business, FEEDS.markets, FEEDS.headlines].join(', '),
       INVESTING_FEED_URL: FEEDS.investing,
       ...env,
     }),
-    { fetcher: fixtureFetch(routes, calls), log: (m) => logged.push(m) },
+    { fetcher, log: (m) => logged.push(m), now },
   );
-  return { handler, calls, logged };
+  return { handler, calls, pictureChecks, logged };
 }
 
 const allUp = {
@@ -48,7 +64,7 @@ describe('news handler', () => {
       new Set(['Fixture Business', 'Fixture Markets', 'Fixture Headlines']),
     );
     expect(Date.parse(body.updatedAt)).toBeGreaterThan(Date.now() - 10_000);
-    expect(body.feeds).toEqual({ ok: 3, total: 3 });
+    expect(body.feeds).toEqual({ ok: 3, total: 3, failed: [] });
   });
 
   test('investing: 20 articles from its own feed', async () => {
@@ -83,7 +99,7 @@ describe('news handler', () => {
   test('a failing feed is logged and skipped while the others answer', async () => {
     const { handler, logged } = setup({ ...allUp, [FEEDS.markets]: 503, [FEEDS.headlines]: new Error('ECONNREFUSED') });
     const body = (await (await handler(get('?feed=combined'))).json()) as NewsAnswer;
-    expect(body.feeds).toEqual({ ok: 1, total: 3 });
+    expect(body.feeds).toEqual({ ok: 1, total: 3, failed: [FEEDS.markets, FEEDS.headlines] });
     expect(body.articles.length).toBe(6);
     expect(body.articles.every((a) => a.source === 'Fixture Business')).toBe(true);
     expect(logged.join('\n')).toContain(`${FEEDS.markets} skipped: HTTP 503`);
@@ -172,5 +188,74 @@ describe('news handler', () => {
     ['abc', false],
   ])('If-None-Match %s against "abc": %s', (header, expected) => {
     expect(notModified(header, '"abc"')).toBe(expected);
+  });
+
+  test('a failed feed is named without its query string or credentials', async () => {
+    const secret = 'https://user:pw@feeds.test/investing.xml?key=s3cret';
+    const { handler } = setup({ [secret]: 500 }, { INVESTING_FEED_URL: secret });
+    const body = (await (await handler(get('?feed=investing'))).json()) as NewsAnswer;
+    expect(body.articles).toEqual([]);
+    expect(body.feeds).toEqual({ ok: 0, total: 1, failed: ['https://feeds.test/investing.xml'] });
+  });
+
+  describe('Refresh (Cache-Control: no-cache)', () => {
+    const refresh = (query: string, header = 'no-cache') =>
+      new Request(`http://fn.local/news${query}`, { headers: { 'Cache-Control': header } });
+
+    test('a plain GET answers from the cache; a no-cache GET reads the feed again and updates the cache', async () => {
+      let now = 1_000_000;
+      const routes: Record<string, string | number> = { ...allUp };
+      const { handler, calls } = setup(routes, {}, () => now);
+      const first = (await (await handler(get('?feed=investing'))).json()) as NewsAnswer;
+      routes[FEEDS.investing] = 500;
+      now += 60_000;
+      const plain = (await (await handler(get('?feed=investing'))).json()) as NewsAnswer;
+      expect(plain.updatedAt).toBe(first.updatedAt);
+      expect(calls).toHaveLength(1);
+
+      const fresh = (await (await handler(refresh('?feed=investing'))).json()) as NewsAnswer;
+      expect(calls).toHaveLength(2);
+      expect(fresh.articles).toEqual([]);
+      expect(fresh.feeds.failed).toEqual([FEEDS.investing]);
+      // Later plain views get the refreshed answer.
+      const after = (await (await handler(get('?feed=investing'))).json()) as NewsAnswer;
+      expect(after.feeds.failed).toEqual([FEEDS.investing]);
+    });
+
+    test('a storm of refreshes reads the feed once per minimum age (10 s by default)', async () => {
+      let now = 1_000_000;
+      const { handler, calls } = setup(allUp, {}, () => now);
+      await handler(get('?feed=investing'));
+      now += 9_000;
+      const storm = await Promise.all(Array.from({ length: 50 }, () => handler(refresh('?feed=investing'))));
+      expect(storm.every((r) => r.status === 200)).toBe(true);
+      expect(calls).toHaveLength(1);
+      now += 1_000;
+      await Promise.all(Array.from({ length: 50 }, () => handler(refresh('?feed=investing', 'max-age=0'))));
+      expect(calls).toHaveLength(2);
+      await Promise.all(Array.from({ length: 50 }, () => handler(refresh('?feed=investing'))));
+      expect(calls).toHaveLength(2);
+    });
+
+    test('NEWS_REFRESH_MIN_SECONDS sets the minimum age', async () => {
+      let now = 1_000_000;
+      const { handler, calls } = setup(allUp, { NEWS_REFRESH_MIN_SECONDS: '60' }, () => now);
+      await handler(get('?feed=combined'));
+      now += 30_000;
+      await handler(refresh('?feed=combined'));
+      expect(calls).toHaveLength(3);
+      now += 30_000;
+      await handler(refresh('?feed=combined'));
+      expect(calls).toHaveLength(6);
+    });
+  });
+
+  test('wantsRevalidation reads Cache-Control and Pragma as browsers send them for a reload', () => {
+    const req = (headers: Record<string, string>) => new Request('http://fn.local/news', { headers });
+    expect(wantsRevalidation(req({ 'Cache-Control': 'no-cache' }))).toBe(true);
+    expect(wantsRevalidation(req({ 'Cache-Control': 'max-age=0' }))).toBe(true);
+    expect(wantsRevalidation(req({ Pragma: 'no-cache' }))).toBe(true);
+    expect(wantsRevalidation(req({ 'Cache-Control': 'max-age=60' }))).toBe(false);
+    expect(wantsRevalidation(req({}))).toBe(false);
   });
 });
