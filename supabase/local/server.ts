@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { translateApiKeys } from './api-keys.ts';
+import { loadApiKeys, translateApiKeys } from './api-keys.ts';
 import { authApp } from './auth/index.ts';
 import { parseTrustedProxies } from './client-address.ts';
-import { DEMO_JWT_SECRET, loadConfig, type StackConfig } from './config.ts';
+import { assertSafeToExpose, DEMO_JWT_SECRET, loadConfig, type StackConfig } from './config.ts';
 import type { StackContext } from './context.ts';
 import { openDb } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { functionsApp } from './functions/index.ts';
 import { internalApiUrl } from './functions/settings.ts';
-import { cors, limitBody, requireApiKey, securityHeaders } from './http.ts';
+import { cors, limitBody, requireApiKey, securityHeaders, settleUnreadBody, warnUntrustedProxy } from './http.ts';
 import { loadJwtKeys, signJwt } from './jwt.ts';
 import { startMailCatcher } from './mail/index.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -33,6 +33,8 @@ export interface RunningStack {
 /** Builds the gateway app over the three API services. */
 export function apiApp(ctx: StackContext): Hono {
   const app = new Hono();
+  app.use('*', settleUnreadBody);
+  app.use('*', warnUntrustedProxy(ctx.trustedProxies));
   app.use('*', securityHeaders);
   app.use('/auth/v1/*', translateApiKeys(ctx.config));
   app.use('/rest/v1/*', translateApiKeys(ctx.config));
@@ -100,7 +102,15 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
   };
   try {
     // After the database: PGlite makes DATA_DIR its own folder first.
+    const apiKeys = loadApiKeys(config);
+    config = { ...config, publishableKey: apiKeys.publishable, secretKey: apiKeys.secret };
+    // On an address other machines reach, no public demo secret: refused before anything listens.
+    assertSafeToExpose(config);
     const jwtKeys = await loadJwtKeys(config.jwtSecret, config.jwtSigning, config.dataDir);
+    // With a secret of the stack's own, HS256 is taken only for its two API keys (ES256 mode).
+    if (config.jwtSecret !== DEMO_JWT_SECRET && jwtKeys.signing === 'ES256') {
+      jwtKeys.hs256Tokens = new Set([config.anonKey, config.serviceRoleKey]);
+    }
     await migrate(db, join(config.supabaseDir, 'migrations'));
 
     const mail = await startMailCatcher({
