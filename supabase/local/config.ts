@@ -40,6 +40,12 @@ export interface StackConfig {
   secretKey: string;
   /** The site the auth redirects go to by default. */
   siteUrl: string;
+  /**
+   * LOCAL_REDIRECT_URLS: comma-separated globs the local auth also allows as redirect targets, beside
+   * config.toml's additional_redirect_urls (which `supabase config push` sends to the hosted project, so
+   * loopback entries stay out of it), e.g. http://localhost:4321/**.
+   */
+  localRedirectUrls: string[];
   /** The public URL of the API, used in email links. */
   apiExternalUrl: string;
   /** Where the stack's own services (auth mail, functions) send mail. */
@@ -112,6 +118,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     publishableKey: env.SUPABASE_PUBLISHABLE_KEY ?? DEMO_PUBLISHABLE_KEY,
     secretKey: env.SUPABASE_SECRET_KEY ?? DEMO_SECRET_KEY,
     siteUrl: env.SITE_URL ?? `http://127.0.0.1:${sitePort}`,
+    localRedirectUrls: (env.LOCAL_REDIRECT_URLS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     apiExternalUrl: env.API_EXTERNAL_URL ?? `http://${host}:${ports.api}`,
     smtpUrl: env.SMTP_URL ?? `smtp://${host}:${ports.smtp}`,
     mailFrom: env.MAIL_FROM ?? 'SignalOne <no-reply@signals.local>',
