@@ -112,6 +112,7 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
       jwtKeys.hs256Tokens = new Set([config.anonKey, config.serviceRoleKey]);
     }
     await migrate(db, join(config.supabaseDir, 'migrations'));
+    await db.prepareRestLogin?.();
 
     const mail = await startMailCatcher({
       host: config.host,

@@ -27,9 +27,23 @@ export interface StatementResult {
   plannedRows?: number;
 }
 
+// Also, as PostgREST does: the impersonated role's own statement_timeout (SET ROLE does not apply a role's
+// settings; NULL, for a role with none, resets to the login's), and the legacy per-claim settings emptied so
+// a value set for the whole session (psql's `set request.jwt.claim.sub = …` on PGlite's one session) cannot
+// make every request act as that user.
+const ROLE_TIMEOUT =
+  '(select pg_catalog.substr(c, 19) from pg_catalog.pg_db_role_setting s, pg_catalog.unnest(s.setconfig) c ' +
+  'where s.setrole = (select oid from pg_catalog.pg_roles where rolname = $2::text) ' +
+  'and s.setdatabase in (0, (select oid from pg_catalog.pg_database where datname = pg_catalog.current_database())) ' +
+  "and c like 'statement\\_timeout=%' order by s.setdatabase desc limit 1)";
 const PREAMBLE =
   "select pg_catalog.set_config('search_path', $1::text, true), " +
   "pg_catalog.set_config('role', $2::text, true), " +
+  `pg_catalog.set_config('statement_timeout', ${ROLE_TIMEOUT}, true), ` +
+  "pg_catalog.set_config('request.jwt.claim', '', true), " +
+  "pg_catalog.set_config('request.jwt.claim.sub', '', true), " +
+  "pg_catalog.set_config('request.jwt.claim.role', '', true), " +
+  "pg_catalog.set_config('request.jwt.claim.email', '', true), " +
   "pg_catalog.set_config('request.jwt.claims', $3::text, true), " +
   "pg_catalog.set_config('request.method', $4::text, true), " +
   "pg_catalog.set_config('request.path', $5::text, true), " +
