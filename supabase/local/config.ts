@@ -123,7 +123,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
       .map((s) => s.trim())
       .filter(Boolean),
     apiExternalUrl: env.API_EXTERNAL_URL ?? `http://${host}:${ports.api}`,
-    smtpUrl: env.SMTP_URL ?? `smtp://${host}:${ports.smtp}`,
+    // The catcher listens on loopback whatever BIND_ADDRESS says (server.ts).
+    smtpUrl: env.SMTP_URL ?? `smtp://${isLoopbackHost(host) ? host : '127.0.0.1'}:${ports.smtp}`,
     mailFrom: env.MAIL_FROM ?? 'SignalOne <no-reply@signals.local>',
     contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
     rateLimits: env.RATE_LIMITS !== 'off',

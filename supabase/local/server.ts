@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { loadApiKeys, translateApiKeys } from './api-keys.ts';
 import { authApp } from './auth/index.ts';
 import { parseTrustedProxies } from './client-address.ts';
-import { assertSafeToExpose, DEMO_JWT_SECRET, loadConfig, type StackConfig } from './config.ts';
+import { assertSafeToExpose, DEMO_JWT_SECRET, isLoopbackHost, loadConfig, type StackConfig } from './config.ts';
 import type { StackContext } from './context.ts';
 import { openDb } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
@@ -114,8 +114,11 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     await migrate(db, join(config.supabaseDir, 'migrations'));
     await db.prepareRestLogin?.();
 
+    // Only the API follows BIND_ADDRESS: the mail catcher (live sign-in links) and PGlite's socket (the
+    // superuser, no password) stay on loopback whatever it says.
+    const localHost = loopbackHostOf(config);
     const mail = await startMailCatcher({
-      host: config.host,
+      host: localHost,
       smtpPort: config.ports.smtp,
       webPort: config.ports.mailWeb,
       dataDir: config.dataDir,
@@ -133,7 +136,7 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     };
 
     if (db.pglite) {
-      const socket = new PGLiteSocketServer({ db: db.pglite, port: config.ports.db, host: config.host });
+      const socket = new PGLiteSocketServer({ db: db.pglite, port: config.ports.db, host: localHost });
       await socket.start();
       started.push(() => socket.stop());
     }
@@ -190,13 +193,16 @@ export function startContactRetry(config: StackConfig, seconds: number): () => P
   };
 }
 
+/** Where the mail catcher and PGlite's socket listen: BIND_ADDRESS when loopback, else 127.0.0.1. */
+const loopbackHostOf = (config: StackConfig) => (isLoopbackHost(config.host) ? config.host : '127.0.0.1');
+
 /** The URLs and keys a developer needs, as `npm start` and `npm run stack` print them. */
 export function stackSummary(stack: RunningStack): string {
   const { config } = stack;
   return [
     `  Supabase API:     ${stack.url}  (${stack.ctx.db.kind}${config.databaseUrl ? '' : `, data in ${config.dataDir}`})`,
-    `  Postgres:         ${config.databaseUrl ? '(DATABASE_URL)' : `postgresql://postgres@${config.host}:${config.ports.db}/postgres`}`,
-    `  Mail catcher:     http://${config.host}:${config.ports.mailWeb}  (SMTP ${config.host}:${config.ports.smtp})`,
+    `  Postgres:         ${config.databaseUrl ? '(DATABASE_URL)' : `postgresql://postgres@${loopbackHostOf(config)}:${config.ports.db}/postgres`}`,
+    `  Mail catcher:     http://${loopbackHostOf(config)}:${config.ports.mailWeb}  (SMTP ${loopbackHostOf(config)}:${config.ports.smtp})`,
     `  anon key:         ${config.anonKey}`,
     `  service_role key: ${config.serviceRoleKey}`,
     `  publishable key:  ${config.publishableKey}`,

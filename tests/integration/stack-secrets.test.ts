@@ -3,6 +3,8 @@
 // tokens forged with the secret are refused except its two API keys. On an address other machines reach
 // it refuses to start while any demo value is in use.
 import { statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_KEYS_FILE, loadApiKeys } from '../../supabase/local/api-keys.ts';
@@ -93,5 +95,42 @@ describe('bind address', () => {
     await expect(startTestStack({ host: '::', secretKey: DEMO_SECRET_KEY })).rejects.toThrow(
       /BIND_ADDRESS=:: .*JWT_SECRET/,
     );
+  });
+});
+
+/** An IPv4 address of this machine that is not loopback, if it has one. */
+function lanAddress(): string | undefined {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return undefined;
+}
+
+const reachable = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+describe.skipIf(!lanAddress())('BIND_ADDRESS with a secret of its own', () => {
+  let exposed: TestStack;
+  beforeAll(async () => {
+    exposed = await startTestStack({ host: '0.0.0.0', jwtSecret: SECRET });
+  });
+  afterAll(() => exposed?.stop());
+
+  test('the API follows it; the mail catcher and the PGlite socket stay on loopback', async () => {
+    const lan = lanAddress() as string;
+    const { api, mailWeb, db, smtp } = exposed.config.ports;
+    expect(await reachable(lan, api)).toBe(true);
+    expect(await reachable(lan, mailWeb)).toBe(false);
+    expect(await reachable(lan, smtp)).toBe(false);
+    expect(await reachable(lan, db)).toBe(false);
+    expect(await reachable('127.0.0.1', mailWeb)).toBe(true);
+    expect(await reachable('127.0.0.1', db)).toBe(true);
   });
 });
