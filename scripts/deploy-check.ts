@@ -300,6 +300,15 @@ export function checkSupabaseConfig(supabaseDir: string, env: Env): string[] {
       problems.push(`config.toml [auth.email.template.${kind}] content_path ${path} does not exist`);
     }
   }
+  // `supabase config push` sends the list to the hosted project: a loopback entry there lets a mailed link
+  // hand its tokens to whatever listens on that port of the visitor's machine.
+  for (const entry of Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls : []) {
+    if (/^[a-z][a-z0-9+.-]*:\/\/(localhost|127\.[\d.*]+|\[::1\]|0\.0\.0\.0)([:/]|$)/i.test(String(entry))) {
+      problems.push(
+        `config.toml auth.additional_redirect_urls has ${entry}, a loopback address, which supabase config push would send to the hosted project (the local stack reads LOCAL_REDIRECT_URLS)`,
+      );
+    }
+  }
   const siteUrl = resolveEnvValue(String(auth.site_url ?? ''), env).value;
   const additional = (Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls : [])
     .map((u) => resolveEnvValue(String(u), env))

@@ -3,7 +3,8 @@
 // entry that proxy added (the rightmost), walking further left past entries that are trusted proxies
 // too. Entries a client wrote itself sit to the left of what a trusted proxy appended, so they are
 // never read unless every proxy to their right is trusted.
-import { BlockList, isIP } from 'node:net';
+import { subscribe } from 'node:diagnostics_channel';
+import { BlockList, isIP, type Socket } from 'node:net';
 
 export interface TrustedProxies {
   /** Whether `ip` (already normalised) is a proxy whose X-Forwarded-For is believed. */
@@ -95,4 +96,56 @@ export function clientAddress(
     current = ip;
   }
   return current;
+}
+
+// Client sockets this process opened (the functions host's calls to auth, the contact retry timer): a
+// request arriving on one of them comes from the stack itself, not from a proxy in front of it.
+const ownSockets = new Set<Socket>();
+let watchingOwnSockets = false;
+
+function watchOwnSockets(): void {
+  if (watchingOwnSockets) return;
+  watchingOwnSockets = true;
+  // Every client socket of the process, fetch's included, is announced here when it is created.
+  subscribe('net.client.socket', (message) => {
+    const socket = (message as { socket: Socket }).socket;
+    ownSockets.add(socket);
+    socket.once('close', () => ownSockets.delete(socket));
+  });
+}
+
+function isOwnConnection(peerPort: number | undefined): boolean {
+  if (peerPort === undefined) return false;
+  for (const socket of ownSockets) if (socket.localPort === peerPort) return true;
+  return false;
+}
+
+const isLoopback = (ip: string) => ip === '::1' || ip.startsWith('127.');
+
+/**
+ * With TRUSTED_PROXIES empty, a request that carries X-Forwarded-For from a loopback peer other than the
+ * stack itself most likely came through a proxy on this machine (nginx): then every visitor is that one
+ * address for the per-address limits, and one client can lock everyone out. Returns a check that logs
+ * a warning saying what to set, once; undefined when proxies are configured.
+ */
+export function untrustedProxyCheck(
+  trusted: TrustedProxies,
+  warn: (message: string) => void = console.warn,
+): ((peer: string | undefined, peerPort: number | undefined, forwardedFor: string | undefined) => void) | undefined {
+  if (trusted.list.length > 0) return undefined;
+  watchOwnSockets();
+  let warned = false;
+  return (peer, peerPort, forwardedFor) => {
+    if (warned || !forwardedFor) return;
+    const ip = normaliseAddress(peer);
+    if (!ip || !isLoopback(ip) || isOwnConnection(peerPort)) return;
+    warned = true;
+    warn(
+      `warning: a request from ${ip} carries X-Forwarded-For (${forwardedFor.slice(0, 100)}) but TRUSTED_PROXIES ` +
+        'is empty, so the header is ignored: behind a proxy on this machine every visitor counts as ' +
+        `${ip} for the per-address rate limits, and one client can lock everyone out. Set ` +
+        'TRUSTED_PROXIES=127.0.0.1,::1 and have the proxy append the client ' +
+        '(nginx: proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for). Shown once.',
+    );
+  };
 }

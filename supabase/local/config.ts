@@ -26,6 +26,7 @@ export interface Ports {
 
 export interface StackConfig {
   ports: Ports;
+  /** BIND_ADDRESS: where every service listens (default 127.0.0.1, loopback only). */
   host: string;
   /** Where PGlite keeps its files. */
   dataDir: string;
@@ -41,6 +42,12 @@ export interface StackConfig {
   secretKey: string;
   /** The site the auth redirects go to by default. */
   siteUrl: string;
+  /**
+   * LOCAL_REDIRECT_URLS: comma-separated globs the local auth also allows as redirect targets, beside
+   * config.toml's additional_redirect_urls (which `supabase config push` sends to the hosted project, so
+   * loopback entries stay out of it), e.g. http://localhost:4321/**.
+   */
+  localRedirectUrls: string[];
   /** The public URL of the API, used in email links. */
   apiExternalUrl: string;
   /** Where the stack's own services (auth mail, functions) send mail. */
@@ -115,7 +122,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     smtp: Number(env.SUPABASE_SMTP_PORT ?? 54325),
     ...overrides.ports,
   };
-  const host = overrides.host ?? '127.0.0.1';
+  // Loopback only unless told otherwise: the stack is for development and CI (see assertSafeToExpose).
+  const host = overrides.host ?? (env.BIND_ADDRESS || '127.0.0.1');
   const sitePort = Number(env.PORT ?? 4321);
   const jwtSecret = env.JWT_SECRET ?? DEMO_JWT_SECRET;
   return {
@@ -124,14 +132,20 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret,
     jwtSigning: (env.JWT_SIGNING ?? '').toLowerCase() === 'hs256' ? 'HS256' : 'ES256',
-    // The demo keys are signed with the demo secret; with another secret the keys are re-signed at start.
+    // The demo keys are signed with the demo secret; with another secret the stack signs its own legacy keys
+    // and generates its own new-format keys at start (server.ts), unless these variables give them.
     anonKey: env.SUPABASE_ANON_KEY ?? DEMO_ANON_KEY,
     serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY ?? DEMO_SERVICE_ROLE_KEY,
     publishableKey: env.SUPABASE_PUBLISHABLE_KEY ?? DEMO_PUBLISHABLE_KEY,
     secretKey: env.SUPABASE_SECRET_KEY ?? DEMO_SECRET_KEY,
     siteUrl: env.SITE_URL ?? `http://127.0.0.1:${sitePort}`,
+    localRedirectUrls: (env.LOCAL_REDIRECT_URLS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     apiExternalUrl: env.API_EXTERNAL_URL || `http://${host}:${ports.api}`,
-    smtpUrl: env.SMTP_URL ?? `smtp://${host}:${ports.smtp}`,
+    // The catcher listens on loopback whatever BIND_ADDRESS says (server.ts).
+    smtpUrl: env.SMTP_URL ?? `smtp://${isLoopbackHost(host) ? host : '127.0.0.1'}:${ports.smtp}`,
     mailFrom: env.MAIL_FROM ?? 'SignalOne <no-reply@signals.local>',
     contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
     rateLimits: env.RATE_LIMITS !== 'off',
@@ -151,4 +165,39 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     ...overrides,
     ports,
   };
+}
+
+/** Whether `host` (a bind address or a URL's hostname) reaches only this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/** The CLI's public demo values, which anyone can use against a stack that still has them. */
+export function demoValuesInUse(
+  config: Pick<StackConfig, 'jwtSecret' | 'anonKey' | 'serviceRoleKey' | 'publishableKey' | 'secretKey'>,
+): string[] {
+  const found: string[] = [];
+  if (config.jwtSecret === DEMO_JWT_SECRET) found.push('JWT_SECRET');
+  if (config.anonKey === DEMO_ANON_KEY) found.push('SUPABASE_ANON_KEY');
+  if (config.serviceRoleKey === DEMO_SERVICE_ROLE_KEY) found.push('SUPABASE_SERVICE_ROLE_KEY');
+  if (config.publishableKey === DEMO_PUBLISHABLE_KEY) found.push('SUPABASE_PUBLISHABLE_KEY');
+  if (config.secretKey === DEMO_SECRET_KEY) found.push('SUPABASE_SECRET_KEY');
+  return found;
+}
+
+/**
+ * The stack is for development and CI. On an address other machines can reach (BIND_ADDRESS), it refuses
+ * to start while any of the CLI's public demo secrets is in use: with them anyone is service_role.
+ */
+export function assertSafeToExpose(config: StackConfig): void {
+  if (isLoopbackHost(config.host)) return;
+  const demo = demoValuesInUse(config);
+  if (demo.length === 0) return;
+  throw new Error(
+    `BIND_ADDRESS=${config.host} would expose the stack with the public demo value of ${demo.join(', ')}. ` +
+      'Set JWT_SECRET to a random secret of at least 32 characters and leave SUPABASE_ANON_KEY, ' +
+      'SUPABASE_SERVICE_ROLE_KEY, SUPABASE_PUBLISHABLE_KEY and SUPABASE_SECRET_KEY unset (the stack then ' +
+      'signs and generates its own keys), or bind to 127.0.0.1. The stack is for development and CI only.',
+  );
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { clientAddress, type TrustedProxies } from './client-address.ts';
+import { clientAddress, type TrustedProxies, untrustedProxyCheck } from './client-address.ts';
 
 export const ALLOW_HEADERS =
   'authorization, apikey, content-type, x-client-info, x-supabase-api-version, accept-profile, content-profile, prefer, x-retry-count, range, traceparent, tracestate, baggage';
@@ -124,6 +124,44 @@ const bodyLimited: MiddlewareHandler = bodyLimit({
 export const limitBody: MiddlewareHandler = (c, next) =>
   c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : bodyLimited(c, next);
 
+/** Unread request bodies up to this size are read and dropped after an early answer; larger ones close. */
+export const DISCARD_MAX_BYTES = 1024 * 1024;
+const DISCARD_TIMEOUT_MS = 5_000;
+
+/** Reads the rest of `stream` and drops it; false when it took longer than the time limit or failed. */
+async function discard(stream: ReadableStream<Uint8Array>): Promise<boolean> {
+  const reader = stream.getReader();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), DISCARD_TIMEOUT_MS);
+  });
+  const drained = (async () => {
+    for (;;) if ((await reader.read()).done) return true;
+  })().catch(() => false);
+  const ok = await Promise.race([drained, timedOut]);
+  clearTimeout(timer);
+  if (!ok) reader.cancel().catch(() => {});
+  return ok;
+}
+
+/**
+ * An early answer (401 before the body is read, 413 on Content-Length) must not leave a keep-alive client
+ * with a connection whose unread body bytes would be taken for its next request: a small body that nobody
+ * read is read and dropped before the answer goes out; otherwise the answer says `Connection: close` and
+ * the connection ends after it, so the client's next request opens a new one.
+ */
+export const settleUnreadBody: MiddlewareHandler = async (c, next) => {
+  await next();
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming || incoming.readableEnded || c.req.method === 'GET' || c.req.method === 'HEAD') return;
+  const length = Number(c.req.header('content-length'));
+  const raw = c.req.raw;
+  if (Number.isFinite(length) && length <= DISCARD_MAX_BYTES && !raw.bodyUsed && raw.body) {
+    if (await discard(raw.body)) return;
+  }
+  setFinalHeaders(c, [['Connection', 'close']]);
+};
+
 /** The socket peer's address; undefined for a request made in-process (app.request in tests). */
 function peerAddress(c: Context): string | undefined {
   try {
@@ -131,6 +169,25 @@ function peerAddress(c: Context): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The gateway's once-only warning about X-Forwarded-For from a local proxy nobody trusts (client-address.ts). */
+export function warnUntrustedProxy(trusted: TrustedProxies): MiddlewareHandler {
+  const check = untrustedProxyCheck(trusted);
+  if (!check) return (_c, next) => next();
+  return async (c, next) => {
+    const forwardedFor = c.req.header('x-forwarded-for');
+    if (forwardedFor) {
+      let remote: { address?: string; port?: number } = {};
+      try {
+        remote = getConnInfo(c).remote;
+      } catch {
+        // An in-process request (app.request in tests) has no peer.
+      }
+      check(remote.address, remote.port, forwardedFor);
+    }
+    await next();
+  };
 }
 
 /** The request's client address by the stack's one rule (client-address.ts). */

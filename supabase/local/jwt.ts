@@ -3,6 +3,9 @@
 // stack, the public key is published at /auth/v1/.well-known/jwks.json. JWT_SIGNING=hs256 keeps the legacy
 // mode (access tokens signed with the JWT secret). Either way every verifier accepts both: ES256 by `kid`
 // from the stack's key set, HS256 with the JWT secret (the anon and service_role keys stay HS256).
+// Except: in ES256 mode with a JWT secret of the stack's own, the only HS256 tokens taken are the stack's
+// two API keys, so a token forged with the shared secret (a member's `sub`, say) is refused. With the
+// CLI's demo secret everything HS256 is taken, as the CLI does (tools sign admin tokens with it).
 //
 // The EC P-256 key is generated at first start and kept in DATA_DIR/jwt-signing-key.json, like a hosted
 // project's key: random, so nothing public (such as the demo JWT secret) lets anyone derive it, and kept so
@@ -50,6 +53,8 @@ export interface JwtKeys {
   privateKey: CryptoKey | Uint8Array;
   publicKey: CryptoKey | Uint8Array;
   publicJwk: PublicJwk;
+  /** When set, the only HS256 tokens accepted (the API keys); undefined accepts any signed with `secret`. */
+  hs256Tokens?: ReadonlySet<string>;
 }
 
 export const SIGNING_KEY_FILE = 'jwt-signing-key.json';
@@ -138,6 +143,14 @@ export const algorithmsOf = (keys: JwtKeys | string) => (typeof keys === 'string
 
 /** Verifies a token of the stack: `jwtVerify` with the key set's resolver. */
 export async function verifyWithKeys(token: string, keys: JwtKeys | string): Promise<Claims> {
+  if (
+    typeof keys !== 'string' &&
+    keys.hs256Tokens &&
+    !keys.hs256Tokens.has(token) &&
+    tokenAlgorithm(token) === 'HS256'
+  ) {
+    throw new errors.JWSSignatureVerificationFailed();
+  }
   const { payload } = await jwtVerify(token, keyResolver(keys), { algorithms: algorithmsOf(keys) });
   return payload as Claims;
 }

@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { translateApiKeys } from './api-keys.ts';
+import { loadApiKeys, translateApiKeys } from './api-keys.ts';
 import { authApp } from './auth/index.ts';
 import { parseTrustedProxies } from './client-address.ts';
-import { DEMO_JWT_SECRET, loadConfig, type StackConfig } from './config.ts';
+import { assertSafeToExpose, DEMO_JWT_SECRET, isLoopbackHost, loadConfig, type StackConfig } from './config.ts';
 import type { StackContext } from './context.ts';
 import { openDb } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { functionsApp } from './functions/index.ts';
 import { internalApiUrl } from './functions/settings.ts';
-import { cors, limitBody, requireApiKey, securityHeaders } from './http.ts';
+import { cors, limitBody, requireApiKey, securityHeaders, settleUnreadBody, warnUntrustedProxy } from './http.ts';
 import { loadJwtKeys, signJwt } from './jwt.ts';
 import { startMailCatcher } from './mail/index.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -34,6 +34,8 @@ export interface RunningStack {
 /** Builds the gateway app over the three API services. */
 export function apiApp(ctx: StackContext): Hono {
   const app = new Hono();
+  app.use('*', settleUnreadBody);
+  app.use('*', warnUntrustedProxy(ctx.trustedProxies));
   app.use('*', securityHeaders);
   app.use('/auth/v1/*', translateApiKeys(ctx.config));
   app.use('/rest/v1/*', translateApiKeys(ctx.config));
@@ -101,11 +103,23 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
   };
   try {
     // After the database: PGlite makes DATA_DIR its own folder first.
+    const apiKeys = loadApiKeys(config);
+    config = { ...config, publishableKey: apiKeys.publishable, secretKey: apiKeys.secret };
+    // On an address other machines reach, no public demo secret: refused before anything listens.
+    assertSafeToExpose(config);
     const jwtKeys = await loadJwtKeys(config.jwtSecret, config.jwtSigning, config.dataDir);
+    // With a secret of the stack's own, HS256 is taken only for its two API keys (ES256 mode).
+    if (config.jwtSecret !== DEMO_JWT_SECRET && jwtKeys.signing === 'ES256') {
+      jwtKeys.hs256Tokens = new Set([config.anonKey, config.serviceRoleKey]);
+    }
     await migrate(db, join(config.supabaseDir, 'migrations'));
+    await db.prepareRestLogin?.();
 
+    // Only the API follows BIND_ADDRESS: the mail catcher (live sign-in links) and PGlite's socket (the
+    // superuser, no password) stay on loopback whatever it says.
+    const localHost = loopbackHostOf(config);
     const mail = await startMailCatcher({
-      host: config.host,
+      host: localHost,
       smtpPort: config.ports.smtp,
       webPort: config.ports.mailWeb,
       dataDir: config.dataDir,
@@ -123,7 +137,7 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     };
 
     if (db.pglite) {
-      const socket = new PGLiteSocketServer({ db: db.pglite, port: config.ports.db, host: config.host });
+      const socket = new PGLiteSocketServer({ db: db.pglite, port: config.ports.db, host: localHost });
       await socket.start();
       started.push(() => socket.stop());
     }
@@ -181,13 +195,16 @@ export function startContactRetry(config: StackConfig, seconds: number): () => P
   };
 }
 
+/** Where the mail catcher and PGlite's socket listen: BIND_ADDRESS when loopback, else 127.0.0.1. */
+const loopbackHostOf = (config: StackConfig) => (isLoopbackHost(config.host) ? config.host : '127.0.0.1');
+
 /** The URLs and keys a developer needs, as `npm start` and `npm run stack` print them. */
 export function stackSummary(stack: RunningStack): string {
   const { config } = stack;
   return [
     `  Supabase API:     ${stack.url}  (${stack.ctx.db.kind}${config.databaseUrl ? '' : `, data in ${config.dataDir}`})`,
-    `  Postgres:         ${config.databaseUrl ? '(DATABASE_URL)' : `postgresql://postgres@${config.host}:${config.ports.db}/postgres`}`,
-    `  Mail catcher:     http://${config.host}:${config.ports.mailWeb}  (SMTP ${config.host}:${config.ports.smtp})`,
+    `  Postgres:         ${config.databaseUrl ? '(DATABASE_URL)' : `postgresql://postgres@${loopbackHostOf(config)}:${config.ports.db}/postgres`}`,
+    `  Mail catcher:     http://${loopbackHostOf(config)}:${config.ports.mailWeb}  (SMTP ${loopbackHostOf(config)}:${config.ports.smtp})`,
     `  anon key:         ${config.anonKey}`,
     `  service_role key: ${config.serviceRoleKey}`,
     `  publishable key:  ${config.publishableKey}`,

@@ -2,6 +2,7 @@
 // anti-enumeration answers.
 import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadConfig } from '../../supabase/local/config.ts';
 import { fragment, GOOD_PASSWORD, openLink, raw, uniqueEmail, verifyLink } from './auth-helpers.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 
@@ -221,12 +222,14 @@ describe('signUp with email confirmation on', () => {
     expect(location.startsWith('http://127.0.0.1:4321#access_token=')).toBe(true);
   });
 
-  test('allowed redirects: SITE_URL any port on loopback, additional_redirect_urls globs', async () => {
+  test("allowed redirects: SITE_URL's own origin only; an unlisted loopback port falls back to SITE_URL", async () => {
     for (const [asked, expected] of [
-      ['http://127.0.0.1:9999/anything', 'http://127.0.0.1:9999/anything'],
-      ['http://localhost:4321/auth?tab=reset', 'http://localhost:4321/auth?tab=reset'],
+      ['http://127.0.0.1:4321/auth?tab=reset', 'http://127.0.0.1:4321/auth?tab=reset'],
+      ['http://127.0.0.1:9999/anything', 'http://127.0.0.1:4321'],
+      ['http://[::1]:4321/x', 'http://127.0.0.1:4321'],
+      ['http://localhost:4321/auth?tab=reset', 'http://127.0.0.1:4321'],
       ['http://localhost:5000/x', 'http://127.0.0.1:4321'],
-      ['https://127.0.0.1:4321/x', 'https://127.0.0.1:4321/x'],
+      ['https://127.0.0.1:4321/x', 'http://127.0.0.1:4321'],
       ['javascript:alert(1)', 'http://127.0.0.1:4321'],
     ]) {
       const email = uniqueEmail('allow');
@@ -314,5 +317,28 @@ describe('email frequency limit (rate limits on)', () => {
     expect(again.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' });
     const unknown = await raw(limited, '/recover', { body: { email: uniqueEmail('nobody') } });
     expect(unknown).toMatchObject({ status: 200, body: {} });
+  });
+});
+
+describe('LOCAL_REDIRECT_URLS: redirect targets of this stack only', () => {
+  let local: TestStack;
+  beforeAll(async () => {
+    local = await startTestStack({
+      localRedirectUrls: loadConfig({ LOCAL_REDIRECT_URLS: ' http://localhost:4321/** ,http://127.0.0.1:5173/**' })
+        .localRedirectUrls,
+    });
+  });
+  afterAll(() => local?.stop());
+
+  test('listed loopback entries are allowed; other ports still fall back to SITE_URL', async () => {
+    for (const [asked, expected] of [
+      ['http://localhost:4321/auth?tab=reset', 'http://localhost:4321/auth?tab=reset'],
+      ['http://127.0.0.1:5173/x', 'http://127.0.0.1:5173/x'],
+      ['http://127.0.0.1:5174/x', 'http://127.0.0.1:4321'],
+    ]) {
+      const email = uniqueEmail('local-allow');
+      await local.anon().auth.signUp({ email, password: GOOD_PASSWORD, options: { emailRedirectTo: asked } });
+      expect(new URL(verifyLink(await local.mail.waitFor(email))).searchParams.get('redirect_to')).toBe(expected);
+    }
   });
 });

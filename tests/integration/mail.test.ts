@@ -1,5 +1,6 @@
 // The mail catcher over real SMTP and HTTP: what the stack's tests and a person at the page see.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
@@ -291,5 +292,60 @@ describe('a catcher of its own', () => {
       .createTransport({ host: '127.0.0.1', port: smtpPort, secure: false, auth: { user: 'u', pass: 'p' } })
       .sendMail({ from: 'a@example.com', to: 'b@example.com', subject: 'authed', text: 'x' });
     expect(((await listAt(web)).messages[0] as { Subject: string }).Subject).toBe('authed');
+  });
+});
+
+describe('the catcher answers only to its own address and refuses cross-site changes', () => {
+  let t: TestStack;
+  let port: number;
+  beforeAll(async () => {
+    t = await startTestStack();
+    port = t.config.ports.mailWeb;
+  });
+  afterAll(() => t?.stop());
+
+  /** One request to the catcher with exactly these headers (Host included), as a browser would send it. */
+  function call(method: string, path: string, headers: Record<string, string>, body?: string) {
+    return new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  test('another Host name (DNS rebinding) gets 421; its own names get the mail', async () => {
+    await send(t.config.ports.smtp, { from: 'a@example.com', to: 'rebind@example.com', subject: 'link', text: 'x' });
+    const rebound = await call('GET', '/api/v1/messages', { Host: `rebind.attacker.example:${port}` });
+    expect(rebound.status).toBe(421);
+    expect(rebound.body).not.toContain('rebind@example.com');
+    expect((await call('GET', '/', { Host: `rebind.attacker.example:${port}` })).status).toBe(421);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+      const own = await call('GET', '/api/v1/messages', { Host: host });
+      expect(own.status).toBe(200);
+      expect(own.body).toContain('rebind@example.com');
+    }
+  });
+
+  test('a cross-site form POST /delete-all and a cross-site DELETE are refused; the page’s own form works', async () => {
+    await send(t.config.ports.smtp, { from: 'a@example.com', to: 'keep@example.com', subject: 'keep', text: 'x' });
+    const form = { Host: `127.0.0.1:${port}`, 'Content-Type': 'application/x-www-form-urlencoded' };
+    const fromAttacker = await call('POST', '/delete-all', { ...form, Origin: 'https://attacker.example' }, '');
+    expect(fromAttacker.status).toBe(403);
+    const fetchMetadata = await call('POST', '/delete-all', { ...form, 'Sec-Fetch-Site': 'cross-site' }, '');
+    expect(fetchMetadata.status).toBe(403);
+    const deleteApi = await call('DELETE', '/api/v1/messages', {
+      Host: `127.0.0.1:${port}`,
+      Origin: `http://127.0.0.1:${port + 1}`,
+    });
+    expect(deleteApi.status).toBe(403);
+    expect((await t.mail.list()).some((m) => m.To[0]?.Address === 'keep@example.com')).toBe(true);
+
+    const own = await call('POST', '/delete-all', { ...form, Origin: `http://127.0.0.1:${port}` }, '');
+    expect(own.status).toBe(303);
+    expect(await t.mail.list()).toEqual([]);
   });
 });

@@ -195,7 +195,7 @@ function project(name: string, toml: string, functions: string[] = ['hello'], te
 const goodToml = `
 [auth]
 site_url = "env(SITE_URL)"
-additional_redirect_urls = ["http://localhost:4321/**"]
+additional_redirect_urls = ["https://preview.signalone.example/**"]
 [auth.email.template.confirmation]
 subject = "Confirm"
 content_path = "./supabase/templates/confirmation.html"
@@ -262,6 +262,20 @@ describe('checkSupabaseConfig', () => {
       'config.toml auth.site_url is https://old.example, not SITE_URL https://signalone.example',
       'config.toml auth: the sign-up confirmation link goes to https://signalone.example/newsletter-verified?type=user, which site_url and additional_redirect_urls do not allow',
       'config.toml auth: the password reset link goes to https://signalone.example/auth?tab=reset, which site_url and additional_redirect_urls do not allow',
+    ]);
+  });
+});
+
+describe('loopback redirect entries', () => {
+  it('are refused in the pushed config: they would reach the hosted project', () => {
+    const toml = goodToml.replace(
+      '["https://preview.signalone.example/**"]',
+      '["http://127.0.0.1:4321/**", "http://localhost:4321/**", "https://preview.signalone.example/**"]',
+    );
+    const problems = checkSupabaseConfig(project('loopback', toml, ['hello'], ['confirmation.html']), production);
+    expect(problems).toEqual([
+      'config.toml auth.additional_redirect_urls has http://127.0.0.1:4321/**, a loopback address, which supabase config push would send to the hosted project (the local stack reads LOCAL_REDIRECT_URLS)',
+      'config.toml auth.additional_redirect_urls has http://localhost:4321/**, a loopback address, which supabase config push would send to the hosted project (the local stack reads LOCAL_REDIRECT_URLS)',
     ]);
   });
 });

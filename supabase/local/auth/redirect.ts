@@ -1,5 +1,9 @@
-// GoTrue's redirect allow-list (internal/utilities/request.go): SITE_URL's scheme and host (any port on
-// loopback), any loopback IP, or a match of additional_redirect_urls as globs; otherwise SITE_URL.
+// GoTrue's redirect allow-list (internal/utilities/request.go, IsRedirectURLValid): SITE_URL's scheme, host
+// and port, or a match of additional_redirect_urls as globs; otherwise SITE_URL. One difference on purpose:
+// GoTrue also takes any loopback IP on any port and SITE_URL's host on any loopback port (native apps,
+// RFC 8252); the local stack does not, so a token-bearing link cannot be aimed at whatever else listens on
+// the developer's machine. Loopback targets are allowed only as SITE_URL's own origin or when a glob
+// (config.toml's list or LOCAL_REDIRECT_URLS) names them.
 import { isIP } from 'node:net';
 
 /** gobwas/glob with "." and "/" as separators: "*" stays within a segment, "**" crosses them. */
@@ -75,13 +79,11 @@ export class RedirectAllowList {
       return false;
     }
     const refHost = ref.hostname.replace(/^\[|\]$/g, '');
-    const isLocalhost = refHost === 'localhost' || isLoopbackIp(refHost);
-    if (base.hostname === ref.hostname && base.protocol === ref.protocol && (base.port === ref.port || isLocalhost)) {
-      return true;
-    }
+    if (base.hostname === ref.hostname && base.protocol === ref.protocol && base.port === ref.port) return true;
     const isHttp = ref.protocol === 'http:' || ref.protocol === 'https:';
     if (decimalIp.test(refHost)) return false;
-    if (isIP(refHost)) return isLoopbackIp(refHost);
+    // Other IP literals never; a loopback one only through a glob (see above).
+    if (isIP(refHost) && !isLoopbackIp(refHost)) return false;
     if (isHttp && !regularHostname.test(refHost)) return false;
     const withoutFragment = redirectUrl.split('#')[0];
     return this.patterns.some((p) => p.test(withoutFragment));

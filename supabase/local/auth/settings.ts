@@ -112,7 +112,11 @@ export function loadAuthSettings(config: StackConfig, toml: TomlTable, jwtKeys: 
   if (!(requirements in REQUIRED_CHARACTERS)) {
     throw new Error(`config.toml: [auth] password_requirements "${requirements}" is not one the CLI accepts`);
   }
-  const redirects = Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls.map(String) : [];
+  // config.toml's list (pushed to the hosted project) and LOCAL_REDIRECT_URLS (this stack only).
+  const redirects = [
+    ...(Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls.map(String) : []),
+    ...(config.localRedirectUrls ?? []),
+  ];
 
   return {
     siteUrl: config.siteUrl,

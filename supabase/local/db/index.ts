@@ -38,6 +38,8 @@ export interface Db extends Queryable {
    */
   batch(statements: BatchStatement[], end: BatchEnd): Promise<Row[][]>;
   close(): Promise<void>;
+  /** PostgreSQL: checks (and when needed sets the password of) the login REST uses; after the bootstrap. */
+  prepareRestLogin?(): Promise<void>;
   /** The PGlite instance, for the wire-protocol socket; undefined on PostgreSQL. */
   pglite?: PGlite;
 }
@@ -219,9 +221,25 @@ async function pgliteBatch(
   return outcome.results;
 }
 
-async function openPostgres(url: string): Promise<Db> {
-  const sql = postgres(url, {
-    max: 10,
+/** The login REST uses on PostgreSQL, as PostgREST's: a member of anon, authenticated and service_role only. */
+export const REST_LOGIN = 'authenticator';
+
+/** `url` with the REST login as its user, same password, host and database. */
+export function restLoginUrl(url: string): string {
+  const parsed = new URL(url);
+  const database =
+    decodeURIComponent(parsed.pathname.slice(1)) ||
+    decodeURIComponent(parsed.username) ||
+    process.env.PGUSER ||
+    'postgres';
+  parsed.username = REST_LOGIN;
+  parsed.pathname = `/${encodeURIComponent(database)}`;
+  return parsed.toString();
+}
+
+function postgresClient(url: string, max: number): postgres.Sql {
+  return postgres(url, {
+    max,
     onnotice: () => {},
     types: {
       // A string bound to a json/jsonb parameter is JSON text already, as PGlite takes it
@@ -234,40 +252,60 @@ async function openPostgres(url: string): Promise<Db> {
       },
     },
   });
-  // In a transaction, `lost` takes a lost connection's error instead of the statement (see `transaction`).
-  const wrap = (q: postgres.Sql | postgres.TransactionSql, lost?: (err: unknown) => void): Queryable => {
-    const run = async <T>(text: string, params?: unknown[]): Promise<T> => {
-      try {
-        return (await q.unsafe(text, params as postgres.ParameterOrJSON<never>[] | undefined)) as T;
-      } catch (err) {
-        if (!lost || !isDatabaseUnavailable(err)) throw err;
-        lost(err);
-        return new Promise<never>(() => {});
-      }
-    };
-    return {
-      query: <T>(text: string, params: unknown[] = []) => run<T[]>(text, params),
-      async exec(text: string) {
-        await run(text);
-      },
-    };
+}
+
+// In a transaction, `lost` takes a lost connection's error instead of the statement (see `transactionOn`).
+function wrapPostgres(q: postgres.Sql | postgres.TransactionSql, lost?: (err: unknown) => void): Queryable {
+  const run = async <T>(text: string, params?: unknown[]): Promise<T> => {
+    try {
+      return (await q.unsafe(text, params as postgres.ParameterOrJSON<never>[] | undefined)) as T;
+    } catch (err) {
+      if (!lost || !isDatabaseUnavailable(err)) throw err;
+      lost(err);
+      return new Promise<never>(() => {});
+    }
   };
-  await sql`select 1`;
-  // When the connection is lost mid-transaction (the server stopped or restarted), the failed statement
-  // stays pending instead of rejecting: postgres.js 3.4.9 answers a rejection in sql.begin with a ROLLBACK
-  // on the closed connection, whose deferred write dereferences a null socket outside any promise and ends
-  // the process (porsager/postgres#1208). sql.begin rejects by itself with CONNECTION_CLOSED when the
-  // connection closes; should that never come, the transaction fails 10 s later with the statement's error.
-  const transaction: Db['transaction'] = (fn) => {
+  return {
+    query: <T>(text: string, params: unknown[] = []) => run<T[]>(text, params),
+    async exec(text: string) {
+      await run(text);
+    },
+  };
+}
+
+/**
+ * Transactions on `sql`. When the connection is lost mid-transaction (the server stopped or restarted), the
+ * failed statement stays pending instead of rejecting: postgres.js 3.4.9 answers a rejection in sql.begin
+ * with a ROLLBACK on the closed connection, whose deferred write dereferences a null socket outside any
+ * promise and ends the process (porsager/postgres#1208). sql.begin rejects by itself with CONNECTION_CLOSED
+ * when the connection closes; should that never come, the transaction fails 10 s later with the statement's
+ * error.
+ */
+function transactionOn(sql: postgres.Sql): Db['transaction'] {
+  return (fn) => {
     let lost: (err: unknown) => void = () => {};
     const fallback = new Promise<never>((_, reject) => {
       lost = (err) => setTimeout(() => reject(err), 10_000).unref();
     });
-    return Promise.race([sql.begin((tx) => fn(wrap(tx, lost))) as Promise<Awaited<ReturnType<typeof fn>>>, fallback]);
+    return Promise.race([
+      sql.begin((tx) => fn(wrapPostgres(tx, lost))) as Promise<Awaited<ReturnType<typeof fn>>>,
+      fallback,
+    ]);
   };
+}
+
+async function openPostgres(url: string): Promise<Db> {
+  const sql = postgresClient(url, 10);
+  await sql`select 1`;
+  const transaction = transactionOn(sql);
+  // REST's batches run under the REST login (authenticator), not the DATABASE_URL user: SQL a request
+  // reaches can become only the API roles, never the owner (checked by Postgres against the session user).
+  const restUrl = restLoginUrl(url);
+  const restSql = postgresClient(restUrl, 4);
+  const restTransaction = transactionOn(restSql);
   // Batches that commit go over connections of their own that speak the protocol directly (pg-wire.ts), as
   // on PGlite: each batch one message sequence under one Sync, the batches waiting together in one write.
-  const target = wireTarget(url);
+  const target = wireTarget(restUrl);
   const connections = target ? Array.from({ length: WIRE_CONNECTIONS }, () => new WireConnection(target)) : [];
   const lanes: Lane[] = connections.map((connection) => {
     const prepared = new PreparedStatements();
@@ -276,17 +314,35 @@ async function openPostgres(url: string): Promise<Db> {
     return { prepared, call: (message, syncs) => connection.call(message, syncs) };
   });
   const committing = lanes.length
-    ? committingBatches(lanes, (statements) => postgresBatch(transaction, statements, 'commit'))
+    ? committingBatches(lanes, (statements) => postgresBatch(restTransaction, statements, 'commit'))
     : undefined;
   return {
     kind: 'postgres',
-    ...wrap(sql),
+    ...wrapPostgres(sql),
     transaction,
     batch: (statements, end) =>
-      end === 'commit' && committing ? committing(statements) : postgresBatch(transaction, statements, end),
+      end === 'commit' && committing ? committing(statements) : postgresBatch(restTransaction, statements, end),
+    async prepareRestLogin() {
+      // After the bootstrap made the role a login: it signs in with DATABASE_URL's password (as the CLI's
+      // authenticator shares the postgres password), set here when the server asks for one.
+      try {
+        await restSql`select 1`;
+      } catch (err) {
+        const password = new URL(url).password;
+        if ((err as { code?: string }).code !== '28P01' || !password) {
+          throw new Error(
+            `REST signs in to PostgreSQL as "${REST_LOGIN}" (a login that can become only anon, authenticated and service_role): ${(err as Error).message}`,
+          );
+        }
+        const [{ statement }] = await sql<{ statement: string }[]>`
+          select format('alter role %I password %L', ${REST_LOGIN}::text, ${decodeURIComponent(password)}::text) as statement`;
+        await sql.unsafe(statement);
+        await restSql`select 1`;
+      }
+    },
     close: async () => {
       for (const connection of connections) connection.close();
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), restSql.end({ timeout: 5 })]);
     },
   };
 }

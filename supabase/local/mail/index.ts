@@ -36,8 +36,13 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
   let web: ServerType;
   try {
     web = await new Promise<ServerType>((resolve, reject) => {
-      const server = serve({ fetch: mailWebApp(store).fetch, port: opts.webPort, hostname: opts.host }, () =>
-        resolve(server),
+      const server = serve(
+        {
+          fetch: mailWebApp(store, { port: opts.webPort, host: opts.host }).fetch,
+          port: opts.webPort,
+          hostname: opts.host,
+        },
+        () => resolve(server),
       );
       server.once('error', reject);
     });

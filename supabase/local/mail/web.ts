@@ -1,5 +1,5 @@
 // The catcher's HTTP side: a Mailpit-compatible JSON API under /api/v1 and two small pages.
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { detail, summary } from './message.ts';
 import { listPage, messagePage, notFoundPage, PAGE_CSP } from './page.ts';
 import type { MailStore } from './store.ts';
@@ -33,8 +33,52 @@ export function matches(m: ReturnType<typeof detail>, query: string): boolean {
   });
 }
 
-export function mailWebApp(store: MailStore): Hono {
+/** Where the catcher's page is served: the Host names it answers to. */
+export interface MailWebOrigin {
+  port: number;
+  /** The address it listens on, when not loopback (BIND_ADDRESS): that name is accepted too. */
+  host?: string;
+}
+
+/** `localhost`, `127.0.0.1` and `[::1]` (and a non-loopback bind address) with the catcher's port. */
+export function allowedHosts(origin: MailWebOrigin): Set<string> {
+  const names = ['127.0.0.1', 'localhost', '[::1]'];
+  const bind = origin.host?.includes(':') ? `[${origin.host}]` : origin.host;
+  if (bind && !names.includes(bind) && bind !== '0.0.0.0' && bind !== '[::]') names.push(bind);
+  return new Set(names.map((name) => `${name}:${origin.port}`.toLowerCase()));
+}
+
+/**
+ * The catcher holds live sign-in links, so it answers only requests addressed to itself: another Host
+ * (a DNS-rebinding page: evil.example resolving to 127.0.0.1) gets 421. Calls that change the store are
+ * refused (403) when a browser says they come from another site (Origin or Sec-Fetch-Site), so a page
+ * elsewhere cannot empty it with a plain form; the catcher's own page and clients without Origin (tests,
+ * curl) are unaffected.
+ */
+export function mailWebApp(store: MailStore, origin?: MailWebOrigin): Hono {
   const app = new Hono();
+  const hosts = origin ? allowedHosts(origin) : undefined;
+
+  if (hosts) {
+    app.use('*', async (c, next) => {
+      if (!hosts.has((c.req.header('host') ?? '').toLowerCase())) {
+        return c.text('Misdirected request: this mail catcher answers only to its own address', 421);
+      }
+      await next();
+    });
+  }
+
+  const crossSite = (c: Context): boolean => {
+    const site = c.req.header('sec-fetch-site');
+    if (site && site !== 'same-origin' && site !== 'none') return true;
+    const from = c.req.header('origin');
+    if (from === undefined) return false;
+    try {
+      return !hosts || !hosts.has(new URL(from).host.toLowerCase());
+    } catch {
+      return true;
+    }
+  };
 
   app.use('*', async (c, next) => {
     await next();
@@ -67,6 +111,7 @@ export function mailWebApp(store: MailStore): Hono {
   });
 
   app.delete('/api/v1/messages', async (c) => {
+    if (crossSite(c)) return c.text('Forbidden: cross-site request', 403);
     let ids: string[] | undefined;
     const text = await c.req.text();
     if (text.trim()) {
@@ -116,6 +161,7 @@ export function mailWebApp(store: MailStore): Hono {
   });
 
   app.post('/delete-all', async (c) => {
+    if (crossSite(c)) return c.text('Forbidden: cross-site request', 403);
     await store.remove();
     return c.redirect('/', 303);
   });

@@ -27,9 +27,18 @@ export interface StatementResult {
   plannedRows?: number;
 }
 
+// Also, as PostgREST does: the impersonated role's own statement_timeout ($8, read from the catalog at most
+// once a second; SET ROLE does not apply a role's settings, and NULL, for a role with none, resets to the
+// login's), and the legacy per-claim settings emptied so a value set for the whole session (psql's
+// `set request.jwt.claim.sub = …` on PGlite's one session) cannot make every request act as that user.
 const PREAMBLE =
   "select pg_catalog.set_config('search_path', $1::text, true), " +
   "pg_catalog.set_config('role', $2::text, true), " +
+  "pg_catalog.set_config('statement_timeout', $8::text, true), " +
+  "pg_catalog.set_config('request.jwt.claim', '', true), " +
+  "pg_catalog.set_config('request.jwt.claim.sub', '', true), " +
+  "pg_catalog.set_config('request.jwt.claim.role', '', true), " +
+  "pg_catalog.set_config('request.jwt.claim.email', '', true), " +
   "pg_catalog.set_config('request.jwt.claims', $3::text, true), " +
   "pg_catalog.set_config('request.method', $4::text, true), " +
   "pg_catalog.set_config('request.path', $5::text, true), " +
@@ -37,6 +46,36 @@ const PREAMBLE =
   "pg_catalog.set_config('request.cookies', $7::text, true)";
 // GET and HEAD of a function, like PostgREST's read-only transactions: a write in it fails with 25006.
 const READ_ONLY_PREAMBLE = `${PREAMBLE}, pg_catalog.set_config('transaction_read_only', 'on', true)`;
+
+// The API roles' statement_timeout (ALTER ROLE … SET), a database's own setting over the cluster-wide one.
+const ROLE_TIMEOUTS_SQL = `
+  select r.rolname as role, pg_catalog.substr(c, 19) as timeout
+    from pg_catalog.pg_db_role_setting s
+    join pg_catalog.pg_roles r on r.oid = s.setrole
+   cross join lateral pg_catalog.unnest(s.setconfig) c
+   where s.setdatabase in (0, (select oid from pg_catalog.pg_database where datname = pg_catalog.current_database()))
+     and r.rolname in ('anon', 'authenticated', 'service_role')
+     and c like 'statement\\_timeout=%'
+   order by s.setdatabase`;
+
+const timeoutCache = new WeakMap<Db, { value: Promise<Map<string, string>>; readAt: number }>();
+
+/** Each API role's statement_timeout, re-read at most once a second (requests meanwhile share one read). */
+function roleTimeouts(db: Db): Promise<Map<string, string>> {
+  const cached = timeoutCache.get(db);
+  if (cached && Date.now() - cached.readAt < 1000) return cached.value;
+  const entry = { value: Promise.resolve(new Map<string, string>()), readAt: Date.now() };
+  // A failed read (the database is down) is not kept: the next request reads again.
+  entry.value = db
+    .query<{ role: string; timeout: string }>(ROLE_TIMEOUTS_SQL)
+    .then((rows) => new Map(rows.map((r) => [r.role, r.timeout])))
+    .catch((err: unknown) => {
+      if (timeoutCache.get(db) === entry) timeoutCache.delete(db);
+      throw err;
+    });
+  timeoutCache.set(db, entry);
+  return entry.value;
+}
 
 interface RawResult {
   total: string | null;
@@ -58,6 +97,7 @@ export async function execute(
   check?: (result: StatementResult) => void,
   options: { readOnly?: boolean; rollback?: boolean; explain?: Statement } = {},
 ): Promise<StatementResult> {
+  const timeouts = await roleTimeouts(db);
   const statements: BatchStatement[] = [
     {
       text: options.readOnly ? READ_ONLY_PREAMBLE : PREAMBLE,
@@ -69,6 +109,7 @@ export async function execute(
         ctx.path,
         JSON.stringify(ctx.headers),
         JSON.stringify(ctx.cookies),
+        timeouts.get(ctx.identity.role) ?? null,
       ],
     },
     stmt,

@@ -21,6 +21,31 @@ $$;
 
 grant anon, authenticated, service_role to authenticator;
 
+-- REST's login on PostgreSQL, as PostgREST's: it can become only the three API roles (noinherit: nothing of
+-- theirs until it does), never the superuser. The statement time limits hosted Supabase sets: anon 3 s,
+-- authenticated 8 s, and authenticator's 8 s for what sets none (service_role). REST applies the
+-- impersonated role's value per request, as PostgREST does. Changed only when different: several stacks
+-- may share one PostgreSQL, and role rows are the cluster's.
+do $$
+declare
+  wanted constant text[][] := array[['anon', '3s'], ['authenticated', '8s'], ['authenticator', '8s']];
+  i int;
+begin
+  if not (select rolcanlogin from pg_roles where rolname = 'authenticator') then
+    alter role authenticator login;
+  end if;
+  for i in 1 .. array_length(wanted, 1) loop
+    if not exists (
+      select 1 from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
+       where r.rolname = wanted[i][1] and s.setdatabase = 0
+         and ('statement_timeout=' || wanted[i][2]) = any (s.setconfig)
+    ) then
+      execute format('alter role %I set statement_timeout = %L', wanted[i][1], wanted[i][2]);
+    end if;
+  end loop;
+end
+$$;
+
 create schema if not exists auth;
 create schema if not exists extensions;
 create schema if not exists supabase_migrations;
