@@ -117,6 +117,79 @@ describe('user-signup', () => {
   });
 });
 
+describe('user-signup/resend', () => {
+  const RESENT =
+    'If this address is waiting to be confirmed, a new confirmation email is on its way. Please check your inbox.';
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack();
+  });
+  afterAll(() => t?.stop());
+
+  test('an unconfirmed address gets a new confirmation mail whose link confirms it', async () => {
+    const email = uniqueEmail('resend');
+    expect((await invoke(t, 'user-signup', signup(email))).error).toBeNull();
+    const first = await t.mail.waitFor(email);
+    await t.mail.clear();
+    const { data, error } = await invoke(t, 'user-signup/resend', { email });
+    expect(error).toBeNull();
+    expect(data).toEqual({ message: RESENT });
+    const second = await t.mail.waitFor(email);
+    expect(second.ID).not.toBe(first.ID);
+    const { status, location } = await openLink(verifyLink(second));
+    expect(status).toBe(303);
+    expect(location.startsWith(`${SITE}/newsletter-verified?type=user#`)).toBe(true);
+    expect((await userByEmail(t, email)).email_confirmed_at).not.toBeNull();
+  });
+
+  test('an unknown and a confirmed address get the same answer and no mail', async () => {
+    const unknown = uniqueEmail('resend-unknown');
+    const confirmed = uniqueEmail('resend-confirmed');
+    await t.admin().auth.admin.createUser({ email: confirmed, password: GOOD_PASSWORD, email_confirm: true });
+    for (const email of [unknown, confirmed]) {
+      const { data, error } = await invoke(t, 'user-signup/resend', { email });
+      expect(error).toBeNull();
+      expect(data).toEqual({ message: RESENT });
+    }
+    await expectNoMail(t, unknown);
+    await expectNoMail(t, confirmed, 0);
+    expect(await userByEmail(t, unknown)).toBeUndefined();
+  });
+
+  test('a bad address: 400 naming the field', async () => {
+    const { error } = await invoke(t, 'user-signup/resend', { email: 'not-an-email' });
+    const { status, body } = await failure(error);
+    expect(status).toBe(400);
+    expect(body.field).toBe('email');
+  });
+});
+
+describe('user-signup/resend under the limits', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack({ rateLimits: true });
+  });
+  afterAll(() => t?.stop());
+
+  test('within the minute the same answer and no second mail; sign-ups and resends share one counter', async () => {
+    const email = uniqueEmail('resend-limit');
+    expect((await invoke(t, 'user-signup', signup(email))).error).toBeNull();
+    await t.mail.waitFor(email);
+    // The auth service refuses a second mail to the address within the minute; the answer does not say so.
+    for (let i = 0; i < 4; i++) {
+      const { data, error } = await invoke(t, 'user-signup/resend', { email });
+      expect(error).toBeNull();
+      expect(data).toMatchObject({ message: expect.stringContaining('new confirmation email') });
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const mails = (await t.mail.list()).filter((m) => m.To.some((x) => x.Address.toLowerCase() === email));
+    expect(mails).toHaveLength(1);
+    // One sign-up and four resends: the sixth request from the address is refused, whichever entry it uses.
+    const { error } = await invoke(t, 'user-signup/resend', { email });
+    expect((await failure(error)).status).toBe(429);
+  });
+});
+
 describe('password-reset', () => {
   let t: TestStack;
   beforeAll(async () => {

@@ -1,28 +1,23 @@
-// The two mails the /auth page asks for again: a sign-up's confirmation (the auth service's /resend) and a
-// password reset (the password-reset function). Each shows its own toast and says whether a mail went out.
+// The two mails the /auth page asks for again: a sign-up's confirmation and a password reset, each through its
+// function (user-signup/resend, password-reset), which apply the sign-up's and the reset's per-address limits.
+// Each shows its own toast and says whether a mail went out.
 import { type AuthLabels, resendOutcome, resetRequestFailure } from '../../lib/auth-forms.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
 import { functionErrorText, problemToast } from './auth-toast.ts';
 
-/** Where a confirmation link lands: the page the user-signup function's mail sends people to as well. */
-export function confirmationRedirect(): string {
-  return `${location.origin}/newsletter-verified?type=user`;
-}
-
 /**
- * A new confirmation mail. The auth service answers the same for an unknown or already confirmed address
- * as for one waiting to be confirmed, and so does the toast; only its 429 (a mail went to the address less
- * than a minute ago, or too many requests) asks the member to wait.
+ * A new confirmation mail. The function answers the same for an unknown or already confirmed address as for
+ * one waiting to be confirmed, and so does the toast; only its 429 (too many requests from this address, or
+ * the project's mail budget spent) asks the member to wait.
  */
 export async function resendConfirmation(labels: AuthLabels, email: string): Promise<void> {
   try {
-    const { error } = await supabase().auth.resend({
-      type: 'signup',
-      email,
-      options: { emailRedirectTo: confirmationRedirect() },
-    });
-    problemToast(labels, resendOutcome(error), error ? 'destructive' : 'default');
+    const { error } = await supabase().functions.invoke('user-signup/resend', { body: { email } });
+    const failure = error
+      ? { status: (error.context as Response | undefined)?.status, message: await functionErrorText(error) }
+      : null;
+    problemToast(labels, resendOutcome(failure), failure ? 'destructive' : 'default');
   } catch (err) {
     console.error('Resend failed:', err);
     problemToast(labels, { title: 'codeSendFailedTitle', description: 'unexpectedDescription' });

@@ -83,6 +83,10 @@ export const passwordResetSchema = z.object({
   website: z.unknown().optional(),
 });
 
+/** user-signup's resend entry: the address whose confirmation mail is sent again. */
+export const resendSchema = z.object({ email: emailSchema, website: z.unknown().optional() });
+export type ResendInput = Omit<z.output<typeof resendSchema>, 'website'>;
+
 export type PasswordResetPayload = z.input<typeof passwordResetSchema>;
 export type PasswordResetInput = Omit<z.output<typeof passwordResetSchema>, 'website'>;
 
@@ -114,6 +118,10 @@ export function validateContact(input: unknown): Validation<ContactInput> {
 
 export function validateSignup(input: unknown): Validation<SignupInput> {
   return withoutHoneypot(validate(signupSchema, input));
+}
+
+export function validateResend(input: unknown): Validation<ResendInput> {
+  return withoutHoneypot(validate(resendSchema, input));
 }
 
 export function validatePasswordReset(input: unknown): Validation<PasswordResetInput> {

@@ -6,9 +6,16 @@ import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
 import { readFormPost } from '../_shared/form-post.ts';
 import { errorResponse, json, methodNotAllowed } from '../_shared/http.ts';
 import { functionRateLimiter, type RateLimitRule } from '../_shared/rate-limit.ts';
-import { validateSignup } from '../_shared/schemas.ts';
+import { validateResend, validateSignup } from '../_shared/schemas.ts';
 import { pendingAccounts } from './pending.ts';
-import { confirmationRedirect, FAILURE_MESSAGE, type SignupDeps, signUpUser } from './signup.ts';
+import {
+  confirmationRedirect,
+  FAILURE_MESSAGE,
+  RESEND_MESSAGE,
+  resendConfirmation,
+  type SignupDeps,
+  signUpUser,
+} from './signup.ts';
 
 /**
  * Sign-ups per IP address per window. Each one may cost a mail from the project's hourly auth budget
@@ -36,6 +43,24 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     if (req.method !== 'POST') return methodNotAllowed(['POST']);
 
     const ip = clientIp(req);
+    // POST /user-signup/resend {email}: the confirmation mail again, under the same limit as a sign-up (one
+    // counter for both), so asking again costs the project's mail budget no more than signing up does.
+    if (/\/resend\/?$/.test(new URL(req.url).pathname)) {
+      const post = await readFormPost(req, ip, {
+        limiter,
+        honeypot: () => json({ message: RESEND_MESSAGE }),
+        validate: validateResend,
+      });
+      if (!post.ok) return post.response;
+      try {
+        const result = await resendConfirmation(post.input.email, deps(ip));
+        return result.ok ? json({ message: result.message }) : errorResponse(result.status, result.error);
+      } catch (err) {
+        console.error('user-signup: resend:', err instanceof Error ? err.message : err);
+        return errorResponse(500, FAILURE_MESSAGE);
+      }
+    }
+
     const post = await readFormPost(req, ip, {
       limiter,
       honeypot: () => errorResponse(400, HONEYPOT_MESSAGE),

@@ -12,6 +12,14 @@ export const FAILURE_MESSAGE = 'Failed to create account';
 /** The auth service could not send the confirmation mail (its relay is down): nothing was created. */
 export const MAIL_FAILURE_MESSAGE =
   'We could not send the confirmation email, so your account was not created. Please try again in a few minutes.';
+/**
+ * The resend answer, the same whether the address waits for confirmation, is confirmed already or is
+ * unknown (the auth service answers all three alike), and when a mail went to it less than a minute ago.
+ */
+export const RESEND_MESSAGE =
+  'If this address is waiting to be confirmed, a new confirmation email is on its way. Please check your inbox.';
+/** The project's hourly mail budget is spent: nothing tells one address from another here. */
+export const RESEND_BUSY_MESSAGE = 'Too many emails have been sent. Please try again later.';
 /** GoTrue's text when the confirmation mail fails (500 unexpected_failure); the user is not kept. */
 const CONFIRMATION_MAIL_FAILED = 'Error sending confirmation email';
 
@@ -68,4 +76,21 @@ export async function signUpUser(input: SignupInput, deps: SignupDeps): Promise<
     return { ok: false, status: 409, error: EXISTS_MESSAGE };
   }
   return { ok: true, message: SUCCESS_MESSAGE };
+}
+
+/**
+ * Sends the confirmation mail again (the auth service's /resend, type signup). Its per-address answer, 429
+ * "For security purposes, you can only request this after N seconds", would tell that the address has an
+ * account waiting; the mail it refers to went out less than a minute ago, so it gets the usual answer.
+ */
+export async function resendConfirmation(email: string, deps: SignupDeps): Promise<SignupResult> {
+  const { error } = await deps.auth.auth.resend({
+    type: 'signup',
+    email,
+    options: { emailRedirectTo: deps.emailRedirectTo },
+  });
+  if (!error || /^For security purposes/.test(error.message)) return { ok: true, message: RESEND_MESSAGE };
+  if (error.status === 429) return { ok: false, status: 429, error: RESEND_BUSY_MESSAGE };
+  console.error('user-signup: resend: auth service:', error.status, error.message);
+  return { ok: false, status: 502, error: FAILURE_MESSAGE };
 }
