@@ -2,6 +2,9 @@
 // use it: enroll, challenge, verify, the levels (aal) in the access tokens, refresh, unenroll, the admin
 // API, GoTrue's limits, and the profiles policy that asks aal2 of members who have a verified factor.
 // Codes are computed from the secret the enrollment answers, as an authenticator app does.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import * as OTPAuth from 'otpauth';
@@ -362,5 +365,67 @@ describe('profiles require aal2 of members with a verified factor (restrictive R
     await client.auth.mfa.enroll({ factorType: 'totp' });
     const { data } = await client.from('profiles').select('user_id');
     expect(data).toEqual([{ user_id: account.id }]);
+  });
+});
+
+describe('[auth.mfa] of config.toml is read', () => {
+  const roots: string[] = [];
+  let other: TestStack;
+
+  /** A project whose config.toml has other [auth.mfa] values. */
+  async function stackWith(mfa: string): Promise<TestStack> {
+    const root = mkdtempSync(join(tmpdir(), 'signals-mfa-'));
+    roots.push(root);
+    const supabaseDir = join(root, 'supabase');
+    mkdirSync(supabaseDir, { recursive: true });
+    symlinkSync(resolve('supabase/migrations'), join(supabaseDir, 'migrations'));
+    symlinkSync(resolve('supabase/templates'), join(supabaseDir, 'templates'));
+    const toml = readFileSync(resolve('supabase/config.toml'), 'utf8').replace(
+      /\[auth\.mfa\][^[]*\[auth\.mfa\.totp\][^[]*/,
+      `${mfa}\n\n`,
+    );
+    expect(toml).toContain(mfa);
+    writeFileSync(join(supabaseDir, 'config.toml'), toml);
+    return startTestStack({ supabaseDir });
+  }
+
+  afterAll(async () => {
+    await other?.stop();
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+
+  test('max_enrolled_factors and [auth.mfa.totp] enroll_enabled / verify_enabled', async () => {
+    // The project's own file turns TOTP on with 10 factors; this one allows 2 and no verification.
+    other = await stackWith(
+      '[auth.mfa]\nmax_enrolled_factors = 2\n\n[auth.mfa.totp]\nenroll_enabled = true\nverify_enabled = false',
+    );
+    const email = uniqueEmail('mfa-config');
+    await other.admin().auth.admin.createUser({ email, password: PASSWORD, email_confirm: true });
+    const client = createClient(other.url, other.config.anonKey, clientOptions);
+    await client.auth.signInWithPassword({ email, password: PASSWORD });
+    const first = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'One' });
+    expect(first.error).toBeNull();
+    expect((await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Two' })).error).toBeNull();
+    const third = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Three' });
+    expect(third.error).toMatchObject({ status: 422, code: 'too_many_enrolled_mfa_factors' });
+    const challenge = await client.auth.mfa.challenge({ factorId: first.data?.id ?? '' });
+    expect(challenge.error).toMatchObject({
+      status: 422,
+      code: 'mfa_totp_verify_not_enabled',
+      message: 'MFA verification is disabled for TOTP',
+    });
+    await other.stop();
+
+    other = await stackWith('[auth.mfa.totp]\nenroll_enabled = false\nverify_enabled = true');
+    const email2 = uniqueEmail('mfa-config-off');
+    await other.admin().auth.admin.createUser({ email: email2, password: PASSWORD, email_confirm: true });
+    const client2 = createClient(other.url, other.config.anonKey, clientOptions);
+    await client2.auth.signInWithPassword({ email: email2, password: PASSWORD });
+    const off = await client2.auth.mfa.enroll({ factorType: 'totp' });
+    expect(off.error).toMatchObject({
+      status: 422,
+      code: 'mfa_totp_enroll_not_enabled',
+      message: 'MFA enroll is disabled for TOTP',
+    });
   });
 });
