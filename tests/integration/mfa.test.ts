@@ -291,6 +291,34 @@ describe('GoTrue limits', () => {
     expect(factors?.all.map((f) => f.id)).toEqual([fresh?.id]);
   });
 
+  test('challenges older than 24 hours and unverified factors older than 24 hours are cleaned up', async () => {
+    const account = await newAccount('mfa-cleanup');
+    const client = await signIn(account);
+    const { data: old } = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Old' });
+    const { data: first } = await client.auth.mfa.challenge({ factorId: old?.id ?? '' });
+    await t.stack.ctx.db.query(
+      `update auth.mfa_challenges set created_at = now() - interval '25 hours' where id = $1`,
+      [first?.id],
+    );
+    const { data: second } = await client.auth.mfa.challenge({ factorId: old?.id ?? '' });
+    const ids = async () =>
+      (
+        await t.stack.ctx.db.query<{ id: string }>(
+          'select id::text as id from auth.mfa_challenges where factor_id = $1',
+          [old?.id],
+        )
+      ).map((r) => r.id);
+    expect(await ids()).toEqual([second?.id]);
+
+    // A challenged factor outlives the 300 s rule, but not a day.
+    await t.stack.ctx.db.query(`update auth.mfa_factors set created_at = now() - interval '25 hours' where id = $1`, [
+      old?.id,
+    ]);
+    const { data: fresh } = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'New' });
+    const { data: factors } = await client.auth.mfa.listFactors();
+    expect(factors?.all.map((f) => f.id)).toEqual([fresh?.id]);
+  });
+
   test('a friendly name is used once per member, and max_enrolled_factors (10) holds', async () => {
     const account = await newAccount('mfa-max');
     const client = await signIn(account);

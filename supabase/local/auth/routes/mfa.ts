@@ -127,8 +127,10 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
       // validateFactors: expired unverified factors go first (every user's, as GoTrue does), then the limits.
       await ctx.db.query(
         `delete from auth.mfa_factors f where f.status <> 'verified'
-            and not exists (select 1 from auth.mfa_challenges ch where ch.factor_id = f.id)
-            and f.created_at + make_interval(secs => $1) < current_timestamp`,
+            and (not exists (select 1 from auth.mfa_challenges ch where ch.factor_id = f.id)
+                   and f.created_at + make_interval(secs => $1) < current_timestamp
+                 -- Cleanup's rule: unverified factors go after 24 hours, challenged or not.
+                 or f.created_at < now() - interval '24 hours')`,
         [mfa.factorExpiry],
       );
       const factors = await ctx.db.query<{ friendly_name: string | null; status: string }>(
@@ -182,8 +184,12 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
       if (!mfa.totpVerify) throw unprocessable('mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP');
       const id = randomUUID();
       const created = new Date();
+      // GoTrue's Cleanup (models/cleanup.go) also drops challenges older than 24 hours, 100 at a time.
       await ctx.db.query(
-        `with ch as (
+        `with old as (
+           delete from auth.mfa_challenges where id in (
+             select id from auth.mfa_challenges where created_at < now() - interval '24 hours' limit 100)
+         ), ch as (
            insert into auth.mfa_challenges (id, factor_id, created_at, ip_address)
            values ($1, $2, $3, coalesce(nullif($4, '')::inet, '0.0.0.0'::inet))
          )
