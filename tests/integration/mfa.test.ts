@@ -187,6 +187,22 @@ describe('enroll, verify, levels', () => {
     expect(remove.error).toMatchObject({ status: 422, code: 'insufficient_aal' });
   });
 
+  test('a password change needs aal2 once a factor is verified (401 insufficient_aal at aal1)', async () => {
+    const { account, client: aal2 } = await memberWithFactor('mfa-password');
+    const aal1 = await signIn(account);
+    const NEW = 'N3w!Passw0rd-x';
+    const refused = await aal1.auth.updateUser({ password: NEW, current_password: PASSWORD });
+    expect(refused.error).toMatchObject({
+      status: 401,
+      code: 'insufficient_aal',
+      message: 'AAL2 session is required to update email or password when MFA is enabled.',
+    });
+    // Names still change at aal1; the password at aal2.
+    expect((await aal1.auth.updateUser({ data: { first_name: 'Ada' } })).error).toBeNull();
+    const changed = await aal2.auth.updateUser({ password: NEW, current_password: PASSWORD });
+    expect(changed.error).toBeNull();
+  });
+
   test('a verification ends the member’s other aal1 sessions (InvalidateSessionsWithAALLessThan)', async () => {
     const account = await newAccount('mfa-others');
     const other = await signIn(account);
