@@ -1,5 +1,5 @@
 // What the project keeps switched off answers as hosted Supabase (GoTrue, PostgREST, the CLI's gateway)
-// answers when the feature is off: phone sign-up and sign-in, OAuth providers, MFA, email change,
+// answers when the feature is off: phone sign-up and sign-in, OAuth providers, phone MFA, email change,
 // embedding, Storage and Realtime. Each through the supabase-js call that reaches it.
 import { isAuthApiError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -100,17 +100,7 @@ describe('OAuth providers', () => {
   });
 });
 
-describe('MFA', () => {
-  test('enroll TOTP: 422 mfa_totp_enroll_not_enabled', async () => {
-    const { data, error } = await member.client.auth.mfa.enroll({ factorType: 'totp' });
-    expect(data).toBeNull();
-    expect(error).toMatchObject({
-      status: 422,
-      code: 'mfa_totp_enroll_not_enabled',
-      message: 'MFA enroll is disabled for TOTP',
-    });
-  });
-
+describe('MFA: phone factors (TOTP is on, see mfa.test.ts)', () => {
   test('enroll a phone factor: 422 mfa_phone_enroll_not_enabled', async () => {
     const { error } = await member.client.auth.mfa.enroll({ factorType: 'phone', phone: PHONE });
     expect(error).toMatchObject({ status: 422, code: 'mfa_phone_enroll_not_enabled' });

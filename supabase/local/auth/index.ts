@@ -8,6 +8,7 @@ import type { AuthContext } from './request.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { disabledRoutes } from './routes/disabled.ts';
+import { mfaRoutes } from './routes/mfa.ts';
 import { reauthenticateRoutes } from './routes/reauthenticate.ts';
 import { tokenRoutes } from './routes/token.ts';
 import { userRoutes } from './routes/user.ts';
@@ -77,6 +78,7 @@ export function authApp(stack: StackContext): Hono {
   verifyRoutes(app, ctx);
   userRoutes(app, ctx);
   reauthenticateRoutes(app, ctx);
+  mfaRoutes(app, ctx);
   adminRoutes(app, ctx);
   disabledRoutes(app, ctx);
   return app;

@@ -37,6 +37,14 @@ export interface TokenResponse {
   weak_password?: { message: string; reasons: string[] };
 }
 
+/** AMR methods of a second factor (models.AMRClaim.IsAAL2Claim): a session holding one is at aal2. */
+const AAL2_METHODS = ['totp', 'mfa/phone', 'mfa/webauthn'];
+
+/** Session.CalculateAALAndAMR: the level follows from the session's AMR claims, so a refresh keeps it. */
+export function aalOf(amr: AmrEntry[]): 'aal1' | 'aal2' {
+  return amr.some((e) => AAL2_METHODS.includes(e.method)) ? 'aal2' : 'aal1';
+}
+
 /** GenerateAccessToken's claims, in GoTrue's field order. */
 export async function accessToken(
   settings: AuthSettings,
@@ -57,7 +65,7 @@ export async function accessToken(
     app_metadata: sortedKeys(user.raw_app_meta_data ?? {}),
     user_metadata: sortedKeys(user.raw_user_meta_data ?? {}),
     role: user.role ?? '',
-    aal: 'aal1',
+    aal: aalOf(amr),
     amr,
     session_id: sessionId,
     is_anonymous: user.is_anonymous,
@@ -207,6 +215,60 @@ export async function refreshTokenGrant(
   });
   if ('error' in outcome && outcome.error) throw outcome.error;
   return (outcome as { ok: TokenResponse }).ok;
+}
+
+/**
+ * updateMFASessionAndClaims (GoTrue token.go) after a verified second factor: the method joins the session's
+ * AMR claims, the session moves to aal2 tied to the factor, and the refresh token is swapped
+ * (GrantRefreshTokenSwap) so the aal1 token the client held cannot be used to get aal2 tokens.
+ */
+export async function upgradeSession(
+  tx: Queryable,
+  settings: AuthSettings,
+  user: UserRow,
+  sessionId: string,
+  method: string,
+  factorId: string,
+): Promise<TokenResponse> {
+  const now = new Date().toISOString();
+  const current = await tx.query<{ id: string; token: string }>(
+    `select id::text as id, token from auth.refresh_tokens
+      where session_id = $1 and revoked = false order by id desc limit 1`,
+    [sessionId],
+  );
+  const issued = newRefreshToken();
+  const amrRows = await tx.query<{ method: string; at: number }>(
+    `with claim as (
+       insert into auth.mfa_amr_claims (id, session_id, created_at, updated_at, authentication_method)
+       values ($6, $1, $2, $2, $3)
+       on conflict (session_id, authentication_method) do update set updated_at = excluded.updated_at
+     ), sess as (
+       update auth.sessions set aal = 'aal2', factor_id = $4::uuid, updated_at = $2 where id = $1
+     ), old as (
+       update auth.refresh_tokens set revoked = true, updated_at = $2 where id = $7::bigint
+     ), rt as (
+       insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+       values ('00000000-0000-0000-0000-000000000000', $5, $8, false, $2, $2, $9, $1)
+     )
+     select authentication_method as method, floor(extract(epoch from updated_at))::float8 as at
+       from auth.mfa_amr_claims where session_id = $1 and authentication_method <> $3
+     union all select $3, floor(extract(epoch from $2::timestamptz))::float8`,
+    [
+      sessionId,
+      now,
+      method,
+      factorId,
+      issued,
+      randomUUID(),
+      current[0]?.id ?? null,
+      user.id,
+      current[0]?.token ?? null,
+    ],
+  );
+  const amr = amrRows
+    .map((r) => ({ method: r.method, timestamp: Number(r.at) }))
+    .sort((a, b) => b.timestamp - a.timestamp || Number(b.method === method) - Number(a.method === method));
+  return respond(settings, user, sessionId, issued, amr);
 }
 
 /** Logout scopes: global ends every session of the user, local this one, others all but this one. */

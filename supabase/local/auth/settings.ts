@@ -40,6 +40,24 @@ export interface AuthSettings {
   rateLimits: RateLimitSettings | null;
   /** [auth.email.template.*] of config.toml, read at start. */
   templates: Record<MailKind, MailTemplate>;
+  mfa: MfaSettings;
+}
+
+/** [auth.mfa] of config.toml, and GoTrue's MFA defaults (internal/conf/configuration.go MFAConfiguration). */
+export interface MfaSettings {
+  /** max_enrolled_factors: factors of any status a user may hold (GOTRUE_MFA_MAX_ENROLLED_FACTORS). */
+  maxEnrolledFactors: number;
+  /** GOTRUE_MFA_MAX_VERIFIED_FACTORS; config.toml has no key for it. */
+  maxVerifiedFactors: number;
+  /** [auth.mfa.totp] enroll_enabled / verify_enabled. */
+  totpEnroll: boolean;
+  totpVerify: boolean;
+  /** Seconds a challenge can be verified (GoTrue: 300, and never less). */
+  challengeExpiry: number;
+  /** Seconds before an unverified factor without challenges is deleted (GoTrue: 300, and never less). */
+  factorExpiry: number;
+  /** Challenges and verifications per minute per IP (GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY). */
+  challengeAndVerifyPerMinute: number;
 }
 
 export interface RateLimitSettings {
@@ -106,6 +124,8 @@ export function loadAuthSettings(config: StackConfig, toml: TomlTable, jwtKeys: 
   const auth = table(toml.auth);
   const email = table(auth.email);
   const limits = table(auth.rate_limit);
+  const mfa = table(auth.mfa);
+  const totp = table(mfa.totp);
   const o = config.authOverrides ?? {};
 
   const requirements = String(auth.password_requirements ?? '');
@@ -150,5 +170,15 @@ export function loadAuthSettings(config: StackConfig, toml: TomlTable, jwtKeys: 
         }
       : null,
     templates: loadMailTemplates(config.supabaseDir, toml),
+    mfa: {
+      maxEnrolledFactors: num(mfa.max_enrolled_factors, 10),
+      maxVerifiedFactors: 10,
+      // GoTrue's defaults are on; the CLI passes the [auth.mfa.totp] switches as they are written.
+      totpEnroll: bool(totp.enroll_enabled, true),
+      totpVerify: bool(totp.verify_enabled, true),
+      challengeExpiry: 300,
+      factorExpiry: 300,
+      challengeAndVerifyPerMinute: 15,
+    },
   };
 }

@@ -57,6 +57,43 @@ export interface UserRow {
   deleted_at: string | null;
   is_anonymous: boolean;
   identities: IdentityRow[];
+  factors: FactorRow[];
+}
+
+/** A row of auth.mfa_factors as the user and factor answers show it (the secret never leaves the table). */
+export interface FactorRow {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  status: 'verified' | 'unverified';
+  friendly_name: string | null;
+  factor_type: string;
+  phone: string | null;
+  last_challenged_at: string | null;
+}
+
+/** SQL for a factor's answer columns, from auth.mfa_factors aliased `f`. */
+export const FACTOR_JSON = `json_build_object('id', f.id, 'created_at', ${ts('f.created_at')},
+  'updated_at', ${ts('f.updated_at')}, 'status', f.status, 'friendly_name', f.friendly_name,
+  'factor_type', f.factor_type, 'phone', f.phone, 'last_challenged_at', ${ts('f.last_challenged_at')})`;
+
+const FACTORS_SQL = `coalesce((
+    select json_agg(${FACTOR_JSON} order by f.created_at, f.id)
+    from auth.mfa_factors f where f.user_id = u.id), '[]'::json) as factors`;
+
+/** models.Factor as GoTrue marshals it: friendly_name left out when empty, phone "" for TOTP. */
+export function factorJson(f: FactorRow): Json {
+  const out: Json = {
+    id: f.id,
+    created_at: goTime(f.created_at),
+    updated_at: goTime(f.updated_at),
+    status: f.status,
+  };
+  if (f.friendly_name) out.friendly_name = f.friendly_name;
+  out.factor_type = f.factor_type;
+  out.phone = f.phone ?? '';
+  out.last_challenged_at = goTime(f.last_challenged_at);
+  return out;
 }
 
 const IDENTITIES_SQL = `coalesce((
@@ -76,7 +113,7 @@ export const USER_COLUMNS = `u.id::text as id, u.aud, u.role, u.email, u.encrypt
   ${ts('u.reauthentication_sent_at')} as reauthentication_sent_at, ${ts('u.last_sign_in_at')} as last_sign_in_at,
   u.raw_app_meta_data, u.raw_user_meta_data, ${ts('u.created_at')} as created_at, ${ts('u.updated_at')} as updated_at,
   ${ts('u.banned_until')} as banned_until, ${ts('u.deleted_at')} as deleted_at, u.is_anonymous,
-  ${IDENTITIES_SQL}`;
+  ${IDENTITIES_SQL}, ${FACTORS_SQL}`;
 
 function parseJson<T>(value: unknown, fallback: T): T {
   if (value == null) return fallback;
@@ -93,6 +130,7 @@ function parseJson<T>(value: unknown, fallback: T): T {
 /** Rows straight from the database: JSON columns parsed where the driver left them as text. */
 export function normalizeUserRow(row: UserRow): UserRow {
   row.identities = parseJson<IdentityRow[]>(row.identities, []);
+  row.factors = parseJson<FactorRow[]>(row.factors, []);
   row.raw_app_meta_data = parseJson<Json | null>(row.raw_app_meta_data, null);
   row.raw_user_meta_data = parseJson<Json | null>(row.raw_user_meta_data, null);
   return row;
@@ -256,6 +294,8 @@ export function userJson(u: UserRow): Json {
   optional('last_sign_in_at', u.last_sign_in_at);
   out.app_metadata = sortedKeys(u.raw_app_meta_data ?? {});
   out.user_metadata = sortedKeys(u.raw_user_meta_data ?? {});
+  // Factors are left out when there are none (omitempty).
+  if (u.factors?.length) out.factors = u.factors.map(factorJson);
   out.identities = u.identities.map(identityJson);
   out.created_at = goTime(u.created_at);
   out.updated_at = goTime(u.updated_at);

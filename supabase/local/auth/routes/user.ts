@@ -1,6 +1,6 @@
 // GET /user, PUT /user and POST /logout (GoTrue user.go and logout.go).
 import type { Hono } from 'hono';
-import { badRequest, forbidden, unprocessable } from '../errors.ts';
+import { AuthError, badRequest, forbidden, unprocessable } from '../errors.ts';
 import { requireAuthentication } from '../guard.ts';
 import { checkMetadataSize } from '../metadata.ts';
 import { checkPasswordStrength, hashPassword, verifyPassword } from '../passwords.ts';
@@ -43,6 +43,20 @@ export function userRoutes(app: Hono, ctx: AuthContext) {
       if (phone !== '') throw badRequest('phone_provider_disabled', 'Phone logins are disabled');
       if (password !== null) checkPasswordStrength(settings, password);
       if (appData) throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
+      // A member with a verified MFA factor changes the password or address only from an aal2 session.
+      const changesSecret = (password !== null && password !== '') || (email !== '' && email !== (user.email ?? ''));
+      if (changesSecret && user.factors.some((f) => f.status === 'verified')) {
+        const rows = sessionId
+          ? await ctx.db.query<{ aal: string | null }>('select aal from auth.sessions where id = $1', [sessionId])
+          : [];
+        if (rows[0]?.aal !== 'aal2') {
+          throw new AuthError(
+            401,
+            'insufficient_aal',
+            'AAL2 session is required to update email or password when MFA is enabled.',
+          );
+        }
+      }
       if (data) await checkMetadataSize(ctx.db, mergeMetadata(user.raw_user_meta_data, data));
 
       if (email !== '' && email !== (user.email ?? '')) {

@@ -122,3 +122,48 @@ create index if not exists one_time_tokens_token_hash_idx on auth.one_time_token
 alter table auth.one_time_tokens add column if not exists failed_attempts integer not null default 0;
 -- Rate limits live in the auth service's memory; an older data folder may still hold this unused table.
 drop table if exists auth.rate_limits;
+
+-- MFA (supabase/auth migrations add_mfa_schema, add_mfa_indexes, add_mfa_phone_config,
+-- add_mfa_factors_column_last_challenged_at): factors, their challenges, and the enum types they use.
+do $$ begin
+  create type auth.factor_type as enum ('totp', 'webauthn', 'phone');
+exception when duplicate_object then null;
+end $$;
+do $$ begin
+  create type auth.factor_status as enum ('unverified', 'verified');
+exception when duplicate_object then null;
+end $$;
+do $$ begin
+  create type auth.aal_level as enum ('aal1', 'aal2', 'aal3');
+exception when duplicate_object then null;
+end $$;
+
+create table if not exists auth.mfa_factors (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type auth.factor_type not null,
+  status auth.factor_status not null,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  secret text,
+  phone text,
+  last_challenged_at timestamptz unique
+);
+create unique index if not exists mfa_factors_user_friendly_name_unique
+  on auth.mfa_factors (friendly_name, user_id) where trim(friendly_name) <> '';
+create index if not exists factor_id_created_at_idx on auth.mfa_factors (user_id, created_at);
+create index if not exists mfa_factors_user_id_idx on auth.mfa_factors (user_id);
+-- The stack's own columns (GoTrue has none): wrong codes counted per factor, which locks at 10 (see mfa.ts).
+alter table auth.mfa_factors add column if not exists failed_attempts integer not null default 0;
+alter table auth.mfa_factors add column if not exists last_failed_at timestamptz;
+
+create table if not exists auth.mfa_challenges (
+  id uuid primary key,
+  factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
+  created_at timestamptz not null,
+  verified_at timestamptz,
+  ip_address inet not null,
+  otp_code text
+);
+create index if not exists mfa_challenge_created_at_idx on auth.mfa_challenges (created_at desc);

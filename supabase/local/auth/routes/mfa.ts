@@ -1,0 +1,354 @@
+// Multi-factor authentication with TOTP (GoTrue internal/api/mfa.go and the admin factor routes of admin.go):
+// POST /factors, POST /factors/{id}/challenge, POST /factors/{id}/verify, DELETE /factors/{id},
+// GET /admin/users/{id}/factors and DELETE /admin/users/{id}/factors/{id}. Phone and WebAuthn factors are
+// answered as a project with them switched off answers.
+import { randomUUID } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import * as OTPAuth from 'otpauth';
+import QRCode from 'qrcode';
+import type { Queryable } from '../../db/index.ts';
+import { AuthError, badRequest, forbidden, notFound, tooManyRequests, unprocessable } from '../errors.ts';
+import { requireAdmin, requireAuthentication } from '../guard.ts';
+import { type AuthContext, type Body, clientIp, handle, json, readBody, str } from '../request.ts';
+import { upgradeSession } from '../sessions.ts';
+import { FACTOR_JSON, type FactorRow, factorJson, findUserById, isUuid, type UserRow } from '../users.ts';
+
+/**
+ * The stack's own limit (GoTrue counts nothing per factor, only requests per IP): after this many wrong
+ * codes in a row a factor refuses verification for MISS_WINDOW seconds, whatever the caller's address.
+ */
+export const MAX_FAILED_VERIFICATIONS = 10;
+const MISS_WINDOW = 300;
+
+interface StoredFactor extends FactorRow {
+  user_id: string;
+  secret: string | null;
+  failed_attempts: number;
+  locked: boolean;
+}
+
+const FACTOR_COLUMNS = `f.id::text as id, ${FACTOR_JSON} as answer, f.user_id::text as user_id, f.secret,
+  f.status::text as status, f.factor_type::text as factor_type, f.failed_attempts,
+  (f.failed_attempts >= ${MAX_FAILED_VERIFICATIONS} and f.last_failed_at > now() - interval '${MISS_WINDOW} seconds')
+    as locked`;
+
+function rowToFactor(row: Record<string, unknown>): StoredFactor {
+  const answer = (typeof row.answer === 'string' ? JSON.parse(row.answer) : row.answer) as FactorRow;
+  return {
+    ...answer,
+    user_id: String(row.user_id),
+    secret: (row.secret as string | null) ?? null,
+    failed_attempts: Number(row.failed_attempts),
+    locked: Boolean(row.locked),
+  };
+}
+
+/** loadFactor: the factor of the URL, owned by `user`, else 404. */
+async function loadFactor(db: Queryable, user: UserRow, factorId: string): Promise<StoredFactor> {
+  if (!isUuid(factorId)) throw notFound('validation_failed', 'factor_id must be an UUID');
+  const rows = await db.query<Record<string, unknown>>(
+    `select ${FACTOR_COLUMNS} from auth.mfa_factors f where f.id = $1 and f.user_id = $2`,
+    [factorId, user.id],
+  );
+  if (!rows[0]) throw notFound('mfa_factor_not_found', 'Factor not found');
+  return rowToFactor(rows[0]);
+}
+
+/** The session's stored level (Session.IsAAL2 reads the row, not the token). */
+async function sessionAal(db: Queryable, sessionId: string): Promise<string> {
+  const rows = await db.query<{ aal: string | null }>('select aal::text as aal from auth.sessions where id = $1', [
+    sessionId,
+  ]);
+  return rows[0]?.aal ?? 'aal1';
+}
+
+/** GoTrue's FactorChallenge / FactorVerify limiters: requests per minute per IP, when limits are on. */
+function limitMfa(c: Context, ctx: AuthContext, bucket: 'challenge' | 'verify') {
+  if (!ctx.settings.rateLimits) return;
+  const key = `mfa_${bucket}:${clientIp(c, ctx) ?? 'unknown'}`;
+  if (!ctx.limiter.allow(key, ctx.settings.mfa.challengeAndVerifyPerMinute, 60)) {
+    throw tooManyRequests('over_request_rate_limit', 'Request rate limit reached');
+  }
+}
+
+/** GoTrue decodes challenge_id into a uuid.UUID: anything else is a JSON decoding error. */
+function uuidField(body: Body, key: string): string {
+  const value = str(body, key);
+  if (value === '') return '00000000-0000-0000-0000-000000000000';
+  if (!isUuid(value)) {
+    throw badRequest('bad_json', `Could not parse request body as JSON: uuid: incorrect UUID format ${value}`);
+  }
+  return value.toLowerCase();
+}
+
+/** pquerna/otp's Key.URL(): otpauth://totp/Issuer:account?algorithm=SHA1&digits=6&issuer=..&period=30&secret=.. */
+function otpauthUri(issuer: string, account: string, secret: string): string {
+  const path = encodeURIComponent(`${issuer}:${account}`).replace(/%40/g, '@').replace(/%3A/g, ':');
+  const query = new URLSearchParams({ algorithm: 'SHA1', digits: '6', issuer, period: '30', secret });
+  return `otpauth://totp/${path}?${query.toString()}`;
+}
+
+export function mfaRoutes(app: Hono, ctx: AuthContext) {
+  const { settings } = ctx;
+  const mfa = settings.mfa;
+
+  /** requireAuthentication + requireNotAnonymous, and the session every factor route needs. */
+  async function member(c: Context) {
+    const auth = await requireAuthentication(c, ctx);
+    if (auth.claims.is_anonymous === true) {
+      throw forbidden('no_authorization', 'Anonymous user not allowed to perform these actions');
+    }
+    if (!auth.sessionId) {
+      throw new AuthError(500, 'unexpected_failure', 'A valid session and a registered user are required');
+    }
+    return { user: auth.user, sessionId: auth.sessionId };
+  }
+
+  app.post(
+    '/factors',
+    handle(async (c) => {
+      const { user, sessionId } = await member(c);
+      const body = await readBody(c);
+      const friendlyName = str(body, 'friendly_name');
+      const factorType = str(body, 'factor_type');
+      const issuerParam = str(body, 'issuer');
+      str(body, 'phone');
+      if (factorType === 'phone')
+        throw unprocessable('mfa_phone_enroll_not_enabled', 'MFA enroll is disabled for Phone');
+      if (factorType === 'webauthn') {
+        throw unprocessable('mfa_webauthn_enroll_not_enabled', 'MFA enroll is disabled for WebAuthn');
+      }
+      if (factorType !== 'totp') {
+        throw badRequest('validation_failed', 'factor_type needs to be totp, phone, or webauthn');
+      }
+      if (!mfa.totpEnroll) throw unprocessable('mfa_totp_enroll_not_enabled', 'MFA enroll is disabled for TOTP');
+      const issuer = issuerParam || new URL(settings.siteUrl).host;
+
+      // validateFactors: expired unverified factors go first (every user's, as GoTrue does), then the limits.
+      await ctx.db.query(
+        `delete from auth.mfa_factors f where f.status <> 'verified'
+            and (not exists (select 1 from auth.mfa_challenges ch where ch.factor_id = f.id)
+                   and f.created_at + make_interval(secs => $1) < current_timestamp
+                 -- Cleanup's rule: unverified factors go after 24 hours, challenged or not.
+                 or f.created_at < now() - interval '24 hours')`,
+        [mfa.factorExpiry],
+      );
+      const factors = await ctx.db.query<{ friendly_name: string | null; status: string }>(
+        'select friendly_name, status::text as status from auth.mfa_factors where user_id = $1',
+        [user.id],
+      );
+      if (factors.some((f) => (f.friendly_name ?? '') === friendlyName)) {
+        throw unprocessable(
+          'mfa_factor_name_conflict',
+          `A factor with the friendly name ${JSON.stringify(friendlyName)} for this user already exists`,
+        );
+      }
+      const verified = factors.filter((f) => f.status === 'verified').length;
+      if (factors.length >= mfa.maxEnrolledFactors || verified >= mfa.maxVerifiedFactors) {
+        throw unprocessable(
+          'too_many_enrolled_mfa_factors',
+          'Maximum number of verified factors reached, unenroll to continue',
+        );
+      }
+      if (verified > 0 && (await sessionAal(ctx.db, sessionId)) !== 'aal2') {
+        throw forbidden('insufficient_aal', 'AAL2 required to enroll a new factor');
+      }
+
+      // totp.Generate's defaults: a 20-byte random secret in unpadded base32, SHA-1, 6 digits, 30 s.
+      const secret = new OTPAuth.Secret({ size: 20 }).base32.replace(/=+$/, '');
+      const uri = otpauthUri(issuer, user.email ?? '', secret);
+      // GoTrue draws the QR code as SVG with error correction level H and sends the SVG text; supabase-js
+      // turns it into a data: URI.
+      const qrCode = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'H', margin: 0 });
+      const id = randomUUID();
+      const now = new Date().toISOString();
+      await ctx.db.query(
+        `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
+         values ($1, $2, $3, 'totp', 'unverified', $4, $4, $5)`,
+        [id, user.id, friendlyName, now, secret],
+      );
+      return json({ id, type: 'totp', friendly_name: friendlyName, totp: { qr_code: qrCode, secret, uri } });
+    }),
+  );
+
+  app.post(
+    '/factors/:factorId/challenge',
+    handle(async (c) => {
+      const { user } = await member(c);
+      limitMfa(c, ctx, 'challenge');
+      const factor = await loadFactor(ctx.db, user, c.req.param('factorId') ?? '');
+      await readBody(c, { optional: true });
+      if (factor.factor_type !== 'totp') {
+        throw unprocessable(`mfa_${factor.factor_type}_verify_not_enabled`, 'MFA verification is disabled');
+      }
+      if (!mfa.totpVerify) throw unprocessable('mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP');
+      const id = randomUUID();
+      const created = new Date();
+      // GoTrue's Cleanup (models/cleanup.go) also drops challenges older than 24 hours, 100 at a time.
+      await ctx.db.query(
+        `with old as (
+           delete from auth.mfa_challenges where id in (
+             select id from auth.mfa_challenges where created_at < now() - interval '24 hours' limit 100)
+         ), ch as (
+           insert into auth.mfa_challenges (id, factor_id, created_at, ip_address)
+           values ($1, $2, $3, coalesce(nullif($4, '')::inet, '0.0.0.0'::inet))
+         )
+         update auth.mfa_factors set last_challenged_at = $3 where id = $2`,
+        [id, factor.id, created.toISOString(), clientIp(c, ctx) ?? ''],
+      );
+      return json({
+        id,
+        type: 'totp',
+        expires_at: Math.floor(created.getTime() / 1000) + mfa.challengeExpiry,
+      });
+    }),
+  );
+
+  app.post(
+    '/factors/:factorId/verify',
+    handle(async (c) => {
+      const { user, sessionId } = await member(c);
+      limitMfa(c, ctx, 'verify');
+      const factor = await loadFactor(ctx.db, user, c.req.param('factorId') ?? '');
+      const body = await readBody(c);
+      const challengeId = uuidField(body, 'challenge_id');
+      const code = str(body, 'code');
+      if (code === '') throw badRequest('validation_failed', 'Code needs to be non-empty');
+      if (factor.factor_type !== 'totp') {
+        throw unprocessable(`mfa_${factor.factor_type}_verify_not_enabled`, 'MFA verification is disabled');
+      }
+      if (!mfa.totpVerify) throw unprocessable('mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP');
+      if (factor.locked) {
+        throw tooManyRequests(
+          'over_request_rate_limit',
+          'Too many wrong codes for this factor, try again in a few minutes',
+        );
+      }
+
+      // validateChallenge: the factor's challenge, from the same address, not used yet, not expired.
+      const challenges = await ctx.db.query<{ verified: boolean; same_ip: boolean; expired: boolean }>(
+        `select verified_at is not null as verified,
+                ip_address = coalesce(nullif($3, '')::inet, '0.0.0.0'::inet) as same_ip,
+                created_at + make_interval(secs => $4) < now() as expired
+           from auth.mfa_challenges where id = $1 and factor_id = $2`,
+        [challengeId, factor.id, clientIp(c, ctx) ?? '', mfa.challengeExpiry],
+      );
+      const challenge = challenges[0];
+      if (!challenge) {
+        throw unprocessable('mfa_factor_not_found', 'MFA factor with the provided challenge ID not found');
+      }
+      if (challenge.verified || !challenge.same_ip) {
+        throw unprocessable('mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
+      }
+      if (challenge.expired) {
+        await ctx.db.query('delete from auth.mfa_challenges where id = $1', [challengeId]);
+        throw unprocessable(
+          'mfa_challenge_expired',
+          `MFA challenge ${challengeId} has expired, verify against another challenge or create a new challenge.`,
+        );
+      }
+
+      // totp.ValidateCustom with Period 30, Skew 1, six digits, SHA-1.
+      const totp = new OTPAuth.TOTP({
+        secret: OTPAuth.Secret.fromBase32(factor.secret ?? ''),
+        algorithm: 'SHA1',
+        digits: 6,
+        period: 30,
+      });
+      const valid = /^\d{6}$/.test(code) && totp.validate({ token: code, window: 1 }) !== null;
+      if (!valid) {
+        // Misses count in a row; a miss after the window starts the count again.
+        await ctx.db.query(
+          `update auth.mfa_factors
+              set failed_attempts = case when last_failed_at > now() - interval '${MISS_WINDOW} seconds'
+                                         then failed_attempts + 1 else 1 end,
+                  last_failed_at = now()
+            where id = $1`,
+          [factor.id],
+        );
+        throw unprocessable('mfa_verification_failed', 'Invalid TOTP code entered');
+      }
+
+      const token = await ctx.db.transaction(async (tx) => {
+        // challenge.Verify: a challenge is good for one accepted code; the update also settles a race.
+        const used = await tx.query<{ id: string }>(
+          `update auth.mfa_challenges set verified_at = now() where id = $1 and verified_at is null returning id`,
+          [challengeId],
+        );
+        if (!used[0]) throw unprocessable('mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
+        await tx.query(
+          `update auth.mfa_factors set status = 'verified', updated_at = case when status = 'verified'
+                  then updated_at else now() end, failed_attempts = 0, last_failed_at = null
+            where id = $1`,
+          [factor.id],
+        );
+        // As in GoTrue, the answer's user is read before the other unverified factors are removed.
+        const fresh = (await findUserById(tx, user.id)) as UserRow;
+        const answer = await upgradeSession(tx, settings, fresh, sessionId, 'totp', factor.id);
+        // InvalidateSessionsWithAALLessThan(aal2) and DeleteUnverifiedFactors(totp).
+        await tx.query(`delete from auth.sessions where user_id = $1 and aal < 'aal2'`, [user.id]);
+        await tx.query(
+          `delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = 'totp'`,
+          [user.id],
+        );
+        return answer;
+      });
+      return json(token);
+    }),
+  );
+
+  app.delete(
+    '/factors/:factorId',
+    handle(async (c) => {
+      const { user, sessionId } = await member(c);
+      const factor = await loadFactor(ctx.db, user, c.req.param('factorId') ?? '');
+      if (factor.status === 'verified' && (await sessionAal(ctx.db, sessionId)) !== 'aal2') {
+        throw unprocessable('insufficient_aal', 'AAL2 required to unenroll verified factor');
+      }
+      await ctx.db.transaction((tx) => removeFactor(tx, factor));
+      return json({ id: factor.id });
+    }),
+  );
+
+  // Admin: a user's factors, and removing one (adminUserGetFactors, adminUserDeleteFactor).
+  async function adminUser(c: Context): Promise<UserRow> {
+    await requireAdmin(c, ctx);
+    const id = c.req.param('id') ?? '';
+    if (!isUuid(id)) throw notFound('validation_failed', 'user_id must be an UUID');
+    const user = await findUserById(ctx.db, id);
+    if (!user) throw notFound('user_not_found', 'User not found');
+    return user;
+  }
+
+  app.get(
+    '/admin/users/:id/factors',
+    handle(async (c) => {
+      const user = await adminUser(c);
+      return json(user.factors.map(factorJson));
+    }),
+  );
+
+  app.delete(
+    '/admin/users/:id/factors/:factorId',
+    handle(async (c) => {
+      const user = await adminUser(c);
+      const factor = await loadFactor(ctx.db, user, c.req.param('factorId') ?? '');
+      await ctx.db.transaction((tx) => removeFactor(tx, factor));
+      return json(factorJson(factor));
+    }),
+  );
+}
+
+/** Destroy + DowngradeSessionsToAAL1: the sessions raised with this factor lose its claim and go back to aal1. */
+async function removeFactor(tx: Queryable, factor: StoredFactor): Promise<void> {
+  await tx.query(
+    `delete from auth.mfa_amr_claims where authentication_method = 'totp'
+        and session_id in (select id from auth.sessions where factor_id = $1)`,
+    [factor.id],
+  );
+  await tx.query(`update auth.sessions set aal = 'aal1', factor_id = null where user_id = $1 and factor_id = $2`, [
+    factor.user_id,
+    factor.id,
+  ]);
+  await tx.query('delete from auth.mfa_factors where id = $1', [factor.id]);
+}
