@@ -151,8 +151,9 @@ describe.skipIf(template.kind !== 'postgres')('PostgreSQL restarted under the st
       if (o.status === okStatus[o.kind]) continue;
       expectClean(o);
       // A failure belongs to the outage: it started before the server was back.
-      expect(o.at).toBeLessThan(backAt);
-      expect(o.at + o.ms).toBeGreaterThanOrEqual(restartAt);
+      const seen = `${o.kind} ${o.status} ${JSON.stringify(o.body)}`;
+      expect(o.at, seen).toBeLessThan(backAt);
+      expect(o.at + o.ms, seen).toBeGreaterThanOrEqual(restartAt);
     }
     // After the restart, without restarting the stack, every kind succeeds.
     for (const ok of await everyKind())
