@@ -5,7 +5,17 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 
 // scripts/headers.ts writes dist/_headers after each build (the integration in astro.config.mjs).
-const sources = ['src', 'content', 'public', 'astro.config.mjs', 'scripts/headers.ts', 'package.json', 'tsconfig.json'];
+const sources = [
+  'src',
+  'content',
+  'public',
+  'astro.config.mjs',
+  'scripts/headers.ts',
+  'scripts/cms-admin.ts',
+  'scripts/cms-config.ts',
+  'package.json',
+  'tsconfig.json',
+];
 const buildEnv = [
   'PUBLIC_SUPABASE_URL',
   'PUBLIC_SUPABASE_PUBLISHABLE_KEY',
