@@ -22,6 +22,11 @@ const buildEnv = [
   'PUBLIC_SUPABASE_ANON_KEY',
   'SITE_URL',
   'PORT',
+  // The content editor's production settings (scripts/cms-config.ts).
+  'CMS_GITHUB_REPO',
+  'CMS_GITHUB_BRANCH',
+  'CMS_AUTH_URL',
+  'CMS_PUBLISH_MODE',
 ];
 
 function newestMtime(path: string): number {

@@ -38,7 +38,7 @@ test.describe('local editing (npm run cms)', () => {
 
   /** Opens one entry in the editor (signed in through the local proxy: no account needed). */
   async function openEntry(page: Page, collection: string, slug: string) {
-    await page.setViewportSize({ width: 1100, height: 720 });
+    await page.setViewportSize({ width: 960, height: 640 });
     await page.goto(`${cms.siteUrl}/admin/`);
     // Signed in once per browser context: later visits go straight to the collections.
     const login = page.getByRole('button', { name: 'Login' });
