@@ -4,6 +4,7 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { loadEnv } from 'vite';
+import { cmsAdmin } from './scripts/cms-admin.ts';
 import { LOCAL_SUPABASE_URL, securityHeaders } from './scripts/headers.ts';
 import { pageCss } from './scripts/page-css.ts';
 
@@ -13,7 +14,7 @@ const site = process.env.SITE_URL ?? `http://127.0.0.1:${port}`;
 const supabaseUrl = () => loadEnv('production', process.cwd(), 'PUBLIC_').PUBLIC_SUPABASE_URL || LOCAL_SUPABASE_URL;
 
 // Pages marked noindex stay out of the sitemap too.
-const unlisted = ['/404', '/dashboard', '/analysis', '/settings', '/newsletter-verified'];
+const unlisted = ['/admin', '/404', '/dashboard', '/analysis', '/settings', '/newsletter-verified'];
 
 export default defineConfig({
   site,
@@ -27,6 +28,9 @@ export default defineConfig({
     // Each page's inline <style> cut to the rules the page can use (its CSP hash updated), before the headers.
     pageCss(),
     sitemap({ filter: (page) => !unlisted.some((path) => new URL(page).pathname.startsWith(path)) }),
+    // The content editor at /admin/ (Decap CMS, fields from src/content/schemas.ts): README, "Content editing".
+    // Before the headers, which give /admin/ its own policy when the build has it.
+    cmsAdmin(),
     // _headers and _headers.nginx.conf in the build: each page's CSP <meta> plus the header-only directives.
     securityHeaders(supabaseUrl),
   ],

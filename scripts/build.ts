@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-// scripts/headers.ts writes dist/_headers and scripts/page-css.ts cuts each page's CSS after each build (the
-// integrations in astro.config.mjs).
+// scripts/headers.ts writes dist/_headers, scripts/page-css.ts cuts each page's CSS and scripts/cms-admin.ts
+// copies the content editor after each build (the integrations in astro.config.mjs).
 const sources = [
   'src',
   'content',
@@ -13,6 +13,8 @@ const sources = [
   'astro.config.mjs',
   'scripts/headers.ts',
   'scripts/page-css.ts',
+  'scripts/cms-admin.ts',
+  'scripts/cms-config.ts',
   'package.json',
   'tsconfig.json',
 ];
@@ -22,6 +24,11 @@ const buildEnv = [
   'PUBLIC_SUPABASE_ANON_KEY',
   'SITE_URL',
   'PORT',
+  // The content editor's production settings (scripts/cms-config.ts).
+  'CMS_GITHUB_REPO',
+  'CMS_GITHUB_BRANCH',
+  'CMS_AUTH_URL',
+  'CMS_PUBLISH_MODE',
 ];
 
 function newestMtime(path: string): number {

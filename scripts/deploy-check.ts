@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'smol-toml';
 import { loadEnv } from 'vite';
+import { adminPolicy } from '../src/lib/admin-headers.ts';
 import {
   HEADERS_FILE,
   headersForPath,
@@ -103,7 +104,9 @@ function files(dir: string): string[] {
 }
 
 /** Local addresses that libraries carry as defaults and never use here (auth-js's GoTrue URL). */
-const libraryDefaults = ['http://localhost:9999'];
+// Decap CMS's local-proxy default (admin/decap-cms.js), used only with `local_backend`, which no build's
+// config.yml has (the dev server's has: scripts/cms-admin.ts).
+const libraryDefaults = ['http://localhost:9999', 'http://localhost:8081'];
 
 const textFile = /\.(html|js|mjs|css|json|xml|txt|svg|webmanifest|conf)$|\/_headers$/;
 
@@ -152,7 +155,8 @@ function safeOrigin(url: string): string | null {
 }
 
 function htmlPages(root: string): string[] {
-  return files(root).filter((f) => f.endsWith('.html') && !relative(root, f).startsWith('_astro'));
+  // admin/ is the content editor, with a policy of its own (checkAdmin).
+  return files(root).filter((f) => f.endsWith('.html') && !/^(_astro|admin)[\\/]/.test(relative(root, f)));
 }
 
 /** The header files the build writes for static hosts: present, every page covered, within Cloudflare's limits. */
@@ -204,6 +208,24 @@ export function checkHeaders(dir: string, env: Env): string[] {
     }
   }
   for (const [problem, paths] of byProblem) problems.push(`${problem} ${listed(paths)}`);
+  return problems;
+}
+
+/** The content editor at /admin/, when the build has it: a repository to commit to, its own header policy. */
+export function checkAdmin(dir: string): string[] {
+  const root = resolve(dir);
+  const config = join(root, 'admin', 'config.yml');
+  if (!existsSync(config)) return [];
+  const problems: string[] = [];
+  const text = readFileSync(config, 'utf8');
+  if (text.includes('"OWNER/REPOSITORY"'))
+    problems.push('admin/config.yml names no GitHub repository: build with CMS_GITHUB_REPO=owner/name');
+  if (text.includes('"local_backend"')) problems.push('admin/config.yml saves through a local proxy: build again');
+  const headers = join(root, HEADERS_FILE);
+  const rules = existsSync(headers) ? parseHeadersFile(readFileSync(headers, 'utf8')) : [];
+  const sent = headersForPath(rules, '/admin/');
+  if (sent.get('Content-Security-Policy') !== adminPolicy() || !sent.get('X-Robots-Tag')?.includes('noindex'))
+    problems.push(`${HEADERS_FILE} gives /admin/ not the editor's own policy (src/lib/admin-headers.ts): build again`);
   return problems;
 }
 
@@ -344,6 +366,7 @@ export function deployCheck({ dist, supabaseDir, env }: DeployCheckOptions): str
     ...checkEnv(env),
     ...checkBuild(dist, env),
     ...(existsSync(join(dist, 'index.html')) ? checkHeaders(dist, env) : []),
+    ...checkAdmin(dist),
     ...checkSupabaseConfig(supabaseDir, env),
   ];
 }

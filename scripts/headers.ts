@@ -1,9 +1,10 @@
 // Writes the security headers of a built site next to its pages: `_headers` (Netlify, Cloudflare Pages) and
 // `_headers.nginx.conf` (a self-hosted nginx), from each page's CSP <meta> and the Supabase URL the pages call.
 // Runs after every `astro build` (the integration in astro.config.mjs); `node scripts/headers.ts [dir]` by hand.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { adminRules } from '../src/lib/admin-headers.ts';
 import {
   HEADERS_FILE,
   type HeaderRule,
@@ -21,7 +22,8 @@ export const LOCAL_SUPABASE_URL = 'http://127.0.0.1:54321';
 function htmlFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === '_astro' ? [] : htmlFiles(path);
+    // The content editor (admin/) is no page of the site: it has rules of its own (src/lib/admin-headers.ts).
+    if (statSync(path).isDirectory()) return name === '_astro' || name === 'admin' ? [] : htmlFiles(path);
     return name.endsWith('.html') ? [path] : [];
   });
 }
@@ -48,7 +50,9 @@ export function builtPages(dir: string): PagePolicy[] {
 }
 
 export function writeHostHeaders(dir: string, supabaseUrl: string): HeaderRule[] {
-  const rules = headerRules(builtPages(dir), { supabaseUrl });
+  // The content editor's own rules, when the build has it (scripts/cms-admin.ts writes it first).
+  const admin = existsSync(join(dir, 'admin', 'index.html')) ? adminRules() : [];
+  const rules = [...headerRules(builtPages(dir), { supabaseUrl }), ...admin];
   writeFileSync(join(dir, HEADERS_FILE), renderHeadersFile(rules));
   writeFileSync(join(dir, NGINX_FILE), renderNginx(rules));
   return rules;

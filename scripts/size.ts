@@ -31,7 +31,8 @@ export const pageBudgets: Record<string, number> = {
 function htmlFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === '_astro' ? [] : htmlFiles(path);
+    // The content editor (admin/) is a tool for editors, not a page visitors load: no budget.
+    if (statSync(path).isDirectory()) return name === '_astro' || name === 'admin' ? [] : htmlFiles(path);
     return name.endsWith('.html') ? [path] : [];
   });
 }

@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeAdmin } from '../../scripts/cms-admin.ts';
 import {
+  checkAdmin,
   checkBuild,
   checkEnv,
   checkHeaders,
@@ -312,5 +314,31 @@ describe('npm run deploy:check on a build made with the demo keys', () => {
     expect(check.stdout).toMatch(/deploy:check: \d+ problems/);
     // Built for this env, its header files are sound: the key is what is wrong.
     expect(check.stdout).not.toContain('_headers');
+  });
+});
+
+describe('the content editor in the build', () => {
+  /** A built site with /admin/ as `astro build` writes it (scripts/cms-admin.ts), then its header files. */
+  function withAdmin(name: string, repo: string) {
+    const dir = site(name);
+    writeAdmin(dir, { repo });
+    writeHostHeaders(dir, production.PUBLIC_SUPABASE_URL as string);
+    return dir;
+  }
+
+  it('passes /admin/: its own policy, noindex, and Decap’s unused local-proxy default address', () => {
+    const dir = withAdmin('admin-ok', 'owner/site');
+    expect(checkBuild(dir, production)).toEqual([]);
+    expect(checkHeaders(dir, production)).toEqual([]);
+    expect(checkAdmin(dir)).toEqual([]);
+  });
+
+  it('notices an editor built without CMS_GITHUB_REPO, and an admin without its policy', () => {
+    const dir = withAdmin('admin-no-repo', 'OWNER/REPOSITORY');
+    writeFileSync(join(dir, '_headers'), readFileSync(join(dir, '_headers'), 'utf8').split('\n/admin\n')[0]);
+    expect(checkAdmin(dir)).toEqual([
+      'admin/config.yml names no GitHub repository: build with CMS_GITHUB_REPO=owner/name',
+      "_headers gives /admin/ not the editor's own policy (src/lib/admin-headers.ts): build again",
+    ]);
   });
 });

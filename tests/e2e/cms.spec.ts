@@ -1,0 +1,145 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
+import { expect, type Page, test } from '@playwright/test';
+import { type CmsProcesses, startCms } from '../../scripts/cms.ts';
+import { freePort } from '../../scripts/free-port.ts';
+import { pageSchema } from '../../src/content/schemas.ts';
+import { adminPolicy } from '../../src/lib/admin-headers.ts';
+
+// The content editor at /admin/. Local editing runs `npm run cms` (scripts/cms.ts: Decap's local proxy and the
+// Astro dev server) on a throwaway copy of the project, so the edits never touch this working copy's content/.
+// CMS_SCREENSHOTS=1 also writes the editor's guide's pictures (docs/images/).
+const SCREENSHOTS = process.env.CMS_SCREENSHOTS ? resolve('docs/images') : undefined;
+
+async function picture(page: Page, name: string) {
+  if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+test.describe('local editing (npm run cms)', () => {
+  test.describe.configure({ mode: 'serial', timeout: 180_000 });
+  let copy: string;
+  let cms: CmsProcesses;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    copy = mkdtempSync(join(tmpdir(), 'signals-cms-'));
+    for (const entry of ['src', 'content', 'public', 'scripts', 'astro.config.mjs', 'package.json', 'tsconfig.json'])
+      cpSync(entry, join(copy, entry), { recursive: true });
+    symlinkSync(resolve('node_modules'), join(copy, 'node_modules'), 'dir');
+    cms = await startCms({ root: copy, port: await freePort(), proxyPort: await freePort(), quiet: true });
+  });
+
+  test.afterAll(async () => {
+    await cms?.stop();
+    if (copy) rmSync(copy, { recursive: true, force: true });
+  });
+
+  /** Opens one entry in the editor (signed in through the local proxy: no account needed). */
+  async function openEntry(page: Page, collection: string, slug: string) {
+    await page.setViewportSize({ width: 960, height: 640 });
+    await page.goto(`${cms.siteUrl}/admin/`);
+    // Signed in once per browser context: later visits go straight to the collections.
+    const login = page.getByRole('button', { name: 'Login' });
+    const collections = page.getByRole('heading', { name: 'Collections' });
+    await expect(login.or(collections)).toBeVisible({ timeout: 30_000 });
+    if (await login.isVisible()) await login.click();
+    await expect(collections).toBeVisible();
+    await page.goto(`${cms.siteUrl}/admin/#/collections/${collection}/entries/${slug}`);
+    await expect(page.getByText(`Writing in ${collection.charAt(0).toUpperCase()}`)).toBeVisible();
+  }
+
+  async function publish(page: Page) {
+    await page.getByRole('button', { name: 'Publish' }).first().click();
+    await page.getByText('Publish now').click();
+  }
+
+  const file = (path: string) => readFileSync(join(copy, path), 'utf8');
+
+  test('a FAQ answer and a page heading saved in the editor change the files and the pages', async ({ page }) => {
+    const answer = 'A signal is a ready-made trade idea, now written in the content editor.';
+    await openEntry(page, 'faq', '01-what-are-signals');
+    const editor = page.locator('[data-slate-editor]').first();
+    await expect(editor).toContainText('A forex trading signal is a ready-made trade idea');
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(answer);
+    await picture(page, 'faq-answer');
+    await publish(page);
+    await expect(page.getByText('Changes saved')).toBeVisible();
+    await expect.poll(() => file('content/faq/01-what-are-signals.md')).toContain(answer);
+    expect(file('content/faq/01-what-are-signals.md')).toContain('question: What are forex trading signals?');
+
+    await openEntry(page, 'pages', 'about-us');
+    const heading = page.getByLabel('Heading', { exact: true }).first();
+    await expect(heading).toHaveValue('About SignalOne');
+    await heading.fill('About the SignalOne team');
+    await picture(page, 'page-heading');
+    await publish(page);
+    await expect(page.getByText('Changes saved')).toBeVisible();
+    await expect.poll(() => file('content/pages/about-us.md')).toMatch(/^heading: About the SignalOne team$/m);
+    // Only the heading changed, and the file still passes the build's schema (no empty groups written).
+    const data = (path: string) => pageSchema.parse(parseFrontmatter(readFileSync(path, 'utf8')).frontmatter);
+    expect(data(join(copy, 'content/pages/about-us.md'))).toEqual({
+      ...data('content/pages/about-us.md'),
+      heading: 'About the SignalOne team',
+    });
+
+    // The dev server renders the saved files: the pages show the new words.
+    await page.goto(`${cms.siteUrl}/about-us`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('About the SignalOne team');
+    await page.goto(`${cms.siteUrl}/faq`);
+    await page.getByText('What are forex trading signals?').click();
+    await expect(page.getByText(answer)).toBeVisible();
+  });
+
+  test("a band's figures are numbers and short texts in the form", async ({ page }) => {
+    await openEntry(page, 'bands', 'growth-one');
+    await expect(page.getByLabel('Win rate', { exact: true })).toHaveValue(/\S/);
+    await expect(page.getByLabel('Max trades', { exact: true })).toHaveAttribute('type', 'number');
+    await picture(page, 'band-figures');
+  });
+
+  test('an edit that breaks a schema rule is refused, naming the field', async ({ page }) => {
+    const before = file('content/pages/privacy.md');
+    await openEntry(page, 'pages', 'privacy');
+    await page.getByLabel('Heading', { exact: true }).first().fill('');
+    await page.getByLabel('Description', { exact: true }).fill('Too short for a search result.');
+    await publish(page);
+    await expect(page.getByText('Heading is required.')).toBeVisible();
+    await expect(
+      page.getByText(/Description didn't match the pattern: meta description must be at least 50/),
+    ).toBeVisible();
+    await picture(page, 'required-field');
+    // Nothing was written.
+    await page.waitForTimeout(1000);
+    expect(file('content/pages/privacy.md')).toBe(before);
+  });
+});
+
+test.describe('the built admin', () => {
+  test('/admin/ has its own policy, stays out of search engines and the sitemap, and loads under it', async ({
+    page,
+    request,
+  }) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    const response = await page.goto('/admin/');
+    expect(response?.status()).toBe(200);
+    const headers = response?.headers() ?? {};
+    // The local server adds its fixture image host to img-src; the rest is the admin's policy as built.
+    const withoutImages = (policy: string) => policy.replace(/img-src [^;]*/, 'img-src');
+    expect(withoutImages(headers['content-security-policy'] ?? '')).toBe(withoutImages(adminPolicy()));
+    expect(headers['x-robots-tag']).toBe('noindex, nofollow');
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+    // The production sign-in: through GitHub.
+    await expect(page.getByRole('button', { name: 'Login with GitHub' })).toBeVisible({ timeout: 20_000 });
+    expect(violations).toEqual([]);
+    const sitemap = await (await request.get('/sitemap-0.xml')).text();
+    expect(sitemap).toContain('/faq');
+    expect(sitemap).not.toContain('/admin');
+  });
+});
