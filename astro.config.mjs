@@ -25,12 +25,13 @@ export default defineConfig({
   security: { csp: true },
   integrations: [
     react(),
+    // The content editor at /admin/ (Decap CMS, fields from src/content/schemas.ts): README, "Content editing".
+    // Before pageCss, so its preview takes the site's whole stylesheet; before the headers, which give
+    // /admin/ its own policy when the build has it.
+    cmsAdmin(),
     // Each page's inline <style> cut to the rules the page can use (its CSP hash updated), before the headers.
     pageCss(),
     sitemap({ filter: (page) => !unlisted.some((path) => new URL(page).pathname.startsWith(path)) }),
-    // The content editor at /admin/ (Decap CMS, fields from src/content/schemas.ts): README, "Content editing".
-    // Before the headers, which give /admin/ its own policy when the build has it.
-    cmsAdmin(),
     // _headers and _headers.nginx.conf in the build: each page's CSP <meta> plus the header-only directives.
     securityHeaders(supabaseUrl),
   ],

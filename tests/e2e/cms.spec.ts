@@ -65,6 +65,17 @@ test.describe('local editing (npm run cms)', () => {
     await editor.click();
     await page.keyboard.press('Control+A');
     await page.keyboard.type(answer);
+    // The preview shows the entry as the site does: its stylesheet, colours and the FAQ's markup.
+    const preview = page.frameLocator('#preview-pane').locator('[data-preview="faq"]');
+    await expect(preview.getByRole('heading', { level: 2 })).toHaveText('What are forex trading signals?');
+    await expect(preview).toContainText(answer);
+    const look = await preview.evaluate((main) => ({
+      heading: getComputedStyle(main.querySelector('h2') as Element).fontSize,
+      background: getComputedStyle(main.ownerDocument.body).backgroundColor,
+    }));
+    // text-xl from the site's stylesheet (a bare h2 would be 1.5em), on the site's navy background.
+    expect(look.heading).toBe('20px');
+    expect(look.background).not.toMatch(/^rgba?\((0, 0, 0, 0|255, 255, 255)\)$/);
     await picture(page, 'faq-answer');
     await publish(page);
     await expect(page.getByText('Changes saved')).toBeVisible();
@@ -75,6 +86,9 @@ test.describe('local editing (npm run cms)', () => {
     const heading = page.getByLabel('Heading', { exact: true }).first();
     await expect(heading).toHaveValue('About SignalOne');
     await heading.fill('About the SignalOne team');
+    await expect(page.frameLocator('#preview-pane').getByRole('heading', { level: 1 })).toHaveText(
+      'About the SignalOne team',
+    );
     await picture(page, 'page-heading');
     await publish(page);
     await expect(page.getByText('Changes saved')).toBeVisible();
@@ -137,6 +151,10 @@ test.describe('the built admin', () => {
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
     // The production sign-in: through GitHub.
     await expect(page.getByRole('button', { name: 'Login with GitHub' })).toBeVisible({ timeout: 20_000 });
+    // The preview's stylesheet is the site's whole sheet, served beside the admin.
+    const previewCss = await request.get('/admin/preview.css');
+    expect(previewCss.headers()['content-type']).toMatch(/^text\/css/);
+    expect(await previewCss.text()).toContain('--color-navy-950');
     expect(violations).toEqual([]);
     const sitemap = await (await request.get('/sitemap-0.xml')).text();
     expect(sitemap).toContain('/faq');
