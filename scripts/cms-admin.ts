@@ -73,13 +73,13 @@ function decapFiles(): string[] {
   return readdirSync(DECAP_DIST).filter((f) => /(^|\.)decap-cms\.js$|\.wasm$/.test(f));
 }
 
-/** Writes the admin into a built site: dir/admin/{index.html,config.yml,decap-cms.js,…}. */
-export function writeAdmin(dir: string, options: CmsOptions = cmsOptionsFromEnv()): number {
+/** Writes the admin into a built site: dir/admin/{index.html,config.yml,preview.*,decap-cms.js,…}. */
+export function writeAdmin(dir: string, options: CmsOptions = cmsOptionsFromEnv(), previewCss = ''): number {
   const out = join(dir, 'admin');
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'index.html'), ADMIN_HTML);
   writeFileSync(join(out, 'preview.js'), PREVIEW_JS);
-  writeFileSync(join(out, 'preview.css'), siteStylesheet(dir));
+  writeFileSync(join(out, 'preview.css'), previewCss);
   writeFileSync(join(out, 'config.yml'), renderCmsConfig(options));
   const files = decapFiles();
   for (const file of files) copyFileSync(join(DECAP_DIST, file), join(out, file));
@@ -148,7 +148,8 @@ export function cmsAdmin() {
       'astro:build:done': ({ dir, logger }: BuildDoneOptions) => {
         if (!existsSync(DECAP_DIST)) throw new Error('decap-cms is not installed (npm install)');
         const options = cmsOptionsFromEnv();
-        const count = writeAdmin(fileURLToPath(dir), options);
+        const root = fileURLToPath(dir);
+        const count = writeAdmin(root, options, siteStylesheet(root));
         logger.info(`admin/: Decap CMS (${count} files), config.yml for GitHub repository ${options.repo}`);
         if (options.repo === 'OWNER/REPOSITORY')
           logger.warn('admin/: set CMS_GITHUB_REPO to the repository editors commit to');
