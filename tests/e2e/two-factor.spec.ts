@@ -231,4 +231,20 @@ test('a password-only session of a member with two-factor gets the code step, al
   await page.getByRole('button', { name: t('updatePassword') }).click();
   await onDashboard(page);
   await expect(page.getByText(t('passwordUpdatedTitle'), { exact: true })).toBeVisible();
+
+  // Change password at aal2 keeps the session's level: no code step, and the new password is stored.
+  await page.goto('/settings');
+  const security = page.getByRole('region', { name: settings('securityHeading') });
+  await security.getByLabel(settings('currentPassword')).fill('N3w-password!x');
+  await security.getByLabel(settings('newPassword'), { exact: true }).fill('An0ther!Passw0rd');
+  await security.getByLabel(settings('confirmPassword')).fill('An0ther!Passw0rd');
+  await security.getByRole('button', { name: settings('updatePassword') }).click();
+  await expect(page.getByText(settings('passwordUpdatedTitle'), { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/settings\/?$/);
+  const changed = await fetch(`${API}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: 'An0ther!Passw0rd' }),
+  });
+  expect(changed.status).toBe(200);
 });

@@ -28,14 +28,16 @@ interface Props {
  */
 export default function MemberShell({ frame, signedOut, children }: Props) {
   const auth = useStore($auth);
-  const [secondFactor, setSecondFactor] = useState<{ token: string; state: SecondFactor } | null>(null);
+  const [secondFactor, setSecondFactor] = useState<{ userId: string; state: SecondFactor } | null>(null);
   const token = auth.session?.access_token;
+  const sessionUser = auth.session?.user.id;
   // $auth may already hold the header's storage guess (no event): only supabase-js's own report counts.
   const view = gateView(auth, {
     showSignedOut: signedOut !== undefined,
     signingOut: isSigningOut(),
-    // Read again for each access token: a new sign-in or the code step changes the level.
-    secondFactor: token && secondFactor?.token === token ? secondFactor.state : 'checking',
+    // Read again for each access token (a new sign-in or the code step changes the level); meanwhile the
+    // member's last answer stands, so a refreshed token does not unmount the page and its forms.
+    secondFactor: sessionUser && secondFactor?.userId === sessionUser ? secondFactor.state : 'checking',
   });
   const user = view === 'member' ? auth.user : null;
   const userId = user?.id;
@@ -45,22 +47,22 @@ export default function MemberShell({ frame, signedOut, children }: Props) {
   }, []);
 
   useEffect(() => {
-    if (!token) return;
+    if (!token || !sessionUser) return;
     let active = true;
     // The level comes from the access token's aal and the session's factors: no request.
     supabase()
       .auth.mfa.getAuthenticatorAssuranceLevel()
       .then(({ data }) => {
-        if (active) setSecondFactor({ token, state: needsSecondFactor(data) ? 'needed' : 'met' });
+        if (active) setSecondFactor({ userId: sessionUser, state: needsSecondFactor(data) ? 'needed' : 'met' });
       })
       .catch(() => {
         // The level could not be read: the code step decides (it sends a member without a factor on).
-        if (active) setSecondFactor({ token, state: 'needed' });
+        if (active) setSecondFactor({ userId: sessionUser, state: 'needed' });
       });
     return () => {
       active = false;
     };
-  }, [token]);
+  }, [token, sessionUser]);
 
   useEffect(() => {
     // A password-only session of a member with two-factor: the code step first (the database agrees).
