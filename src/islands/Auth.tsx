@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import {
   type AuthLabels,
   type AuthMode,
@@ -9,11 +9,13 @@ import {
   recoveryLinkAction,
   tabHref,
 } from '../lib/auth-forms.ts';
+import { needsSecondFactor } from '../lib/mfa.ts';
 import { SUPABASE_KEY } from '../stores/api-key.ts';
 import { $auth, SUPABASE_URL } from '../stores/auth.ts';
 import { supabase } from '../stores/supabase.ts';
 import { queueToast, toast } from '../stores/toasts.ts';
 import AuthCode from './parts/AuthCode.tsx';
+import AuthMfa from './parts/AuthMfa.tsx';
 import AuthReset from './parts/AuthReset.tsx';
 import AuthSignIn, { primaryButtonClass } from './parts/AuthSignIn.tsx';
 import AuthSignUp from './parts/AuthSignUp.tsx';
@@ -70,6 +72,20 @@ async function takeRecoveryLink(tokens: { access_token: string; refresh_token: s
   return true;
 }
 
+/** True when the stored session was started with the password only by a member with two-factor. */
+async function owesSecondFactor(): Promise<boolean> {
+  const { data } = await supabase().auth.mfa.getAuthenticatorAssuranceLevel();
+  return needsSecondFactor(data);
+}
+
+/**
+ * Where a recovery session goes: the reset form, or first the two-factor step for a member with a verified
+ * factor (the link signs in at aal1, and the auth service refuses a new password below aal2).
+ */
+async function recoveryMode(): Promise<'reset' | 'mfa'> {
+  return (await owesSecondFactor().catch(() => false)) ? 'mfa' : 'reset';
+}
+
 /** The toast for a link that was used, has expired or was refused, and the address of the Sign In tab. */
 function linkExpired(labels: AuthLabels) {
   problemToast(labels, { title: 'linkExpiredTitle', description: 'linkExpiredDescription' });
@@ -86,7 +102,9 @@ interface OtherAccount {
 /**
  * The /auth page: Sign In / Sign Up tabs, or the password reset form when the page was opened from a
  * recovery link (code, hash tokens or tab=reset) or a PASSWORD_RECOVERY event arrives, or a step for an
- * emailed code (after Create Account or Forgot password?, or tab=confirm / tab=recover).
+ * emailed code (after Create Account or Forgot password?, or tab=confirm / tab=recover), or the two-factor
+ * step for a session started with the password only by a member with a verified factor (after Sign In, before
+ * the reset form of a recovery link, or tab=mfa, where the signed-in pages send such a session).
  */
 export default function Auth({ labels, passwordLabels }: Props) {
   // null until the URL has been read and, for a link, its session set.
@@ -99,6 +117,8 @@ export default function Auth({ labels, passwordLabels }: Props) {
   const [otherAccount, setOtherAccount] = useState<OtherAccount | null>(null);
   // The address a code step is about, when the page knows it.
   const [codeEmail, setCodeEmail] = useState('');
+  // Where the two-factor step leads once the code is accepted: the reset form after a recovery link.
+  const afterCode = useRef<'dashboard' | 'reset'>('dashboard');
 
   useEffect(() => {
     const client = supabase();
@@ -107,6 +127,14 @@ export default function Auth({ labels, passwordLabels }: Props) {
     function expired() {
       linkExpired(labels);
       if (active) setMode('signin');
+    }
+
+    /** The reset form for the recovery session, or the two-factor step before it. */
+    async function openRecovery() {
+      const next = await recoveryMode();
+      if (next === 'mfa') afterCode.current = 'reset';
+      showUrl(next);
+      if (active) setMode(next);
     }
 
     async function start() {
@@ -138,8 +166,7 @@ export default function Auth({ labels, passwordLabels }: Props) {
         if (!active) return;
         if (error) return expired();
         recoverySession.current = true;
-        showUrl('reset');
-        setMode('reset');
+        await openRecovery();
         return;
       }
       if (entry.kind === 'tokens') {
@@ -157,26 +184,37 @@ export default function Auth({ labels, passwordLabels }: Props) {
         }
         if (!(await takeRecoveryLink(tokens, link))) return expired();
         recoverySession.current = true;
-        if (active) setMode('reset');
+        await openRecovery();
         return;
       }
       if (entry.kind === 'reset') {
-        if (active) setMode('reset');
+        await openRecovery();
         return;
       }
       const { data } = await client.auth.getSession();
-      if (data.session && modeRef.current !== 'reset') {
-        location.replace('/');
+      if (entry.kind === 'mfa' && !data.session) {
+        showUrl('signin');
+        if (active) setMode('signin');
         return;
       }
+      if (data.session && modeRef.current !== 'reset' && modeRef.current !== 'mfa') {
+        // A password-only session of a member with two-factor owes its code here; any other session is done.
+        if (await owesSecondFactor().catch(() => false)) {
+          showUrl('mfa');
+          if (active) setMode('mfa');
+          return;
+        }
+        location.replace(entry.kind === 'mfa' ? '/dashboard' : '/');
+        return;
+      }
+      if (entry.kind === 'mfa') return;
       if (active) setMode((m) => m ?? (entry.kind === 'code' ? entry.step : entry.tab));
     }
 
     const unbind = $auth.listen((state) => {
       if (state.event === 'PASSWORD_RECOVERY') {
         recoverySession.current = true;
-        showUrl('reset');
-        setMode('reset');
+        openRecovery().catch(() => {});
       }
     });
     start().catch((err) => {
@@ -231,6 +269,39 @@ export default function Auth({ labels, passwordLabels }: Props) {
     selectTab('signin');
   }
 
+  /** Shows the reset form, or the two-factor step that leads to it. */
+  function showRecovery(next: 'reset' | 'mfa') {
+    if (next === 'mfa') afterCode.current = 'reset';
+    showUrl(next);
+    setMode(next);
+  }
+
+  /** After the two-factor step: the reset form for a recovery session, else the dashboard. */
+  const secondFactorDone = useCallback(
+    (verified: boolean) => {
+      if (afterCode.current === 'reset') {
+        afterCode.current = 'dashboard';
+        showUrl('reset');
+        setMode('reset');
+        return;
+      }
+      if (verified) queueToast({ title: labels.welcomeBack });
+      location.replace('/dashboard');
+    },
+    [labels],
+  );
+  const noSecondFactor = useCallback(() => secondFactorDone(false), [secondFactorDone]);
+
+  async function cancelSecondFactor() {
+    // The password-only session is no use without its code: Cancel signs out of it.
+    recoverySession.current = false;
+    afterCode.current = 'dashboard';
+    await supabase()
+      .auth.signOut({ scope: 'local' })
+      .catch(() => {});
+    selectTab('signin');
+  }
+
   async function answerOtherAccount(proceed: boolean) {
     const pending = otherAccount;
     if (!pending) return;
@@ -244,7 +315,7 @@ export default function Auth({ labels, passwordLabels }: Props) {
       .catch(() => {});
     if (await takeRecoveryLink(pending.tokens, pending.link)) {
       recoverySession.current = true;
-      setMode('reset');
+      showRecovery(await recoveryMode());
     } else {
       linkExpired(labels);
       setMode('signin');
@@ -286,6 +357,17 @@ export default function Auth({ labels, passwordLabels }: Props) {
     return <AuthReset labels={labels} passwordLabels={passwordLabels} onLeave={leaveReset} />;
   }
 
+  if (mode === 'mfa') {
+    return (
+      <AuthMfa
+        labels={labels}
+        onVerified={() => secondFactorDone(true)}
+        onNoFactor={noSecondFactor}
+        onCancel={cancelSecondFactor}
+      />
+    );
+  }
+
   if (mode === 'confirm' || mode === 'recover') {
     return (
       <AuthCode
@@ -294,10 +376,9 @@ export default function Auth({ labels, passwordLabels }: Props) {
         step={mode}
         email={codeEmail}
         onBack={() => selectTab('signin')}
-        onRecovered={() => {
+        onRecovered={async () => {
           recoverySession.current = true;
-          showUrl('reset');
-          setMode('reset');
+          showRecovery(await recoveryMode());
         }}
       />
     );
@@ -332,7 +413,14 @@ export default function Auth({ labels, passwordLabels }: Props) {
       </div>
       <div role="tabpanel" id={`auth-panel-${mode}`} aria-labelledby={`auth-tab-${mode}`} className="mt-6">
         {mode === 'signin' ? (
-          <AuthSignIn labels={labels} onCodeStep={openCodeStep} />
+          <AuthSignIn
+            labels={labels}
+            onCodeStep={openCodeStep}
+            onSecondFactor={() => {
+              showUrl('mfa');
+              setMode('mfa');
+            }}
+          />
         ) : (
           <AuthSignUp
             labels={labels}

@@ -5,6 +5,7 @@ import type { PasswordChecklistLabels } from './parts/PasswordChecklist.tsx';
 import SettingsDataRights from './parts/SettingsDataRights.tsx';
 import SettingsPassword from './parts/SettingsPassword.tsx';
 import SettingsProfileForm from './parts/SettingsProfileForm.tsx';
+import SettingsTwoFactor from './parts/SettingsTwoFactor.tsx';
 
 export const settingsLabelKeys = [
   'profileHeading',
@@ -41,8 +42,35 @@ export const settingsLabelKeys = [
   'reauthenticate',
   'sessionExpired',
   'twoFactorHeading',
+  'twoFactorLoading',
   'twoFactorText',
-  'comingSoon',
+  'twoFactorSetup',
+  'twoFactorStarting',
+  'twoFactorSetupHeading',
+  'twoFactorScan',
+  'twoFactorQrAlt',
+  'twoFactorSecret',
+  'twoFactorCopy',
+  'twoFactorCopied',
+  'twoFactorCode',
+  'twoFactorHint',
+  'twoFactorConfirm',
+  'twoFactorChecking',
+  'twoFactorFormat',
+  'twoFactorWrong',
+  'twoFactorFailed',
+  'twoFactorEnabledTitle',
+  'twoFactorEnabled',
+  'twoFactorOn',
+  'twoFactorListLabel',
+  'twoFactorApp',
+  'twoFactorRemove',
+  'twoFactorRemoveHeading',
+  'twoFactorRemoveText',
+  'twoFactorRemoveConfirm',
+  'twoFactorRemoving',
+  'twoFactorRemovedTitle',
+  'twoFactorRemoved',
   'dataHeading',
   'dataText',
   'privacyLink',
@@ -77,7 +105,7 @@ interface Props {
 }
 
 /**
- * /settings: Profile Settings, Security Settings (Change password; two-factor Coming Soon), Your data
+ * /settings: Profile Settings, Security Settings (Change password; two-factor authentication), Your data
  * (Download my data, Delete my account), more panels.
  */
 export default function Settings({ frame, labels, checklist, panels }: Props) {
@@ -95,13 +123,7 @@ export default function Settings({ frame, labels, checklist, panels }: Props) {
             </h2>
             <div className="mt-6 grid gap-8 lg:grid-cols-2">
               <SettingsPassword email={user.email ?? ''} labels={labels} checklist={checklist} />
-              <div className="self-start rounded-xl border border-dashed border-navy-600 p-5">
-                <span className="rounded-full border border-accent/50 bg-accent/10 px-3 py-1 text-sm font-semibold text-accent">
-                  {labels.comingSoon}
-                </span>
-                <h3 className="mt-3 text-xl font-semibold">{labels.twoFactorHeading}</h3>
-                <p className="mt-2 text-muted">{labels.twoFactorText}</p>
-              </div>
+              <SettingsTwoFactor labels={labels} />
             </div>
           </section>
           <SettingsDataRights labels={labels} />

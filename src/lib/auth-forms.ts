@@ -91,6 +91,16 @@ export const AUTH_LABEL_KEYS = [
   'recoverLead',
   'confirmRecoverCode',
   'sendNewResetCode',
+  'mfaHeading',
+  'mfaLead',
+  'mfaCode',
+  'mfaHint',
+  'mfaVerify',
+  'mfaVerifying',
+  'mfaFormat',
+  'mfaWrong',
+  'mfaFailed',
+  'mfaSignOut',
 ] as const;
 
 export type AuthLabelKey = (typeof AUTH_LABEL_KEYS)[number];
@@ -99,7 +109,8 @@ export type AuthLabels = Record<AuthLabelKey, string>;
 export type AuthTab = 'signin' | 'signup';
 /** The code steps: 'confirm' for a sign-up's confirmation mail, 'recover' for a password reset mail. */
 export type CodeStep = 'confirm' | 'recover';
-export type AuthMode = AuthTab | 'reset' | CodeStep;
+/** 'mfa': the authenticator app's code, for a session started with the password only (src/lib/mfa.ts). */
+export type AuthMode = AuthTab | 'reset' | CodeStep | 'mfa';
 
 /**
  * What the page was opened with: a tab, a PKCE code, the tokens of a recovery link, tokens of anything else
@@ -110,6 +121,7 @@ export type AuthEntry =
   | { kind: 'tab'; tab: AuthTab }
   | { kind: 'reset' }
   | { kind: 'code'; step: CodeStep }
+  | { kind: 'mfa' }
   | { kind: 'pkce'; code: string }
   | { kind: 'tokens'; accessToken: string; refreshToken: string }
   | { kind: 'not-recovery' }
@@ -134,6 +146,7 @@ export function readAuthEntry(search: string, hash: string): AuthEntry {
   if (recovery) return { kind: 'link-error', code: 'otp_expired' };
   const tab = query.get('tab');
   if (tab === 'reset') return { kind: 'reset' };
+  if (tab === 'mfa') return { kind: 'mfa' };
   // tab=resend: the address links to it by the older name of the confirmation step.
   if (tab === 'confirm' || tab === 'resend') return { kind: 'code', step: 'confirm' };
   if (tab === 'recover') return { kind: 'code', step: 'recover' };

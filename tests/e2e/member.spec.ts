@@ -277,8 +277,8 @@ test.describe('signed in', () => {
     await signIn(page, member);
     await page.goto('/settings');
     const security = main(page).getByRole('region', { name: settings('securityHeading') });
-    await expect(security.getByText(settings('twoFactorHeading'))).toBeVisible();
-    await expect(security.getByText(settings('comingSoon'))).toBeVisible();
+    await expect(security.getByRole('heading', { name: settings('twoFactorHeading') })).toBeVisible();
+    await expect(security.getByRole('button', { name: settings('twoFactorSetup') })).toBeVisible();
 
     const current = security.getByLabel(settings('currentPassword'));
     const next = security.getByLabel(settings('newPassword'), { exact: true });

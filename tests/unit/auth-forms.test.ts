@@ -42,6 +42,7 @@ describe('readAuthEntry: which mode /auth opens in', () => {
     ['tab=signup', '?tab=signup', '', { kind: 'tab', tab: 'signup' }],
     ['an unknown tab', '?tab=admin', '', { kind: 'tab', tab: 'signin' }],
     ['tab=reset', '?tab=reset', '', { kind: 'reset' }],
+    ['tab=mfa: the two-factor step', '?tab=mfa', '', { kind: 'mfa' }],
     ['a PKCE code', '?code=abc', '', { kind: 'pkce', code: 'abc' }],
     ['a code with tab=reset', '?tab=reset&code=abc', '', { kind: 'pkce', code: 'abc' }],
     ['tab=confirm: the confirmation code step', '?tab=confirm', '', { kind: 'code', step: 'confirm' }],

@@ -17,6 +17,26 @@ describe('gateView', () => {
     ['Sign Out on the page with a signed-out text', { event: 'SIGNED_OUT', user: null }, true, true, 'signed-out'],
     ['a member on the page with a signed-out text', { event: 'SIGNED_IN', user: member }, true, false, 'member'],
   ])('%s', (_name, auth, showSignedOut, signingOut, expected) => {
-    expect(gateView(auth, { showSignedOut, signingOut })).toBe(expected);
+    expect(gateView(auth, { showSignedOut, signingOut, secondFactor: 'met' })).toBe(expected);
+  });
+});
+
+describe('gateView and two-factor', () => {
+  const signedIn = { event: 'SIGNED_IN', user: member };
+  const page = { showSignedOut: false, signingOut: false };
+  it('waits while the session level is read', () => {
+    expect(gateView(signedIn, { ...page, secondFactor: 'checking' })).toBe('loading');
+  });
+  it('sends a password-only session of a member with a factor to the code step', () => {
+    expect(gateView(signedIn, { ...page, secondFactor: 'needed' })).toBe('second-factor');
+    expect(gateView(signedIn, { showSignedOut: true, signingOut: false, secondFactor: 'needed' })).toBe(
+      'second-factor',
+    );
+  });
+  it('shows the page once the level is met', () => {
+    expect(gateView(signedIn, { ...page, secondFactor: 'met' })).toBe('member');
+  });
+  it('a visitor without a session is not asked for a code', () => {
+    expect(gateView({ event: 'INITIAL_SESSION', user: null }, { ...page, secondFactor: 'checking' })).toBe('redirect');
   });
 });

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { type AuthLabels, type CodeStep, isNotConfirmed, signInFailure } from '../../lib/auth-forms.ts';
+import { needsSecondFactor } from '../../lib/mfa.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
 import AuthField from './AuthField.tsx';
@@ -10,13 +11,15 @@ interface Props {
   labels: AuthLabels;
   /** Opens the step for an emailed code: the confirmation's, or the reset mail's once it was sent. */
   onCodeStep(step: CodeStep, email: string): void;
+  /** The password was right and the member has two-factor: the authenticator code comes next. */
+  onSecondFactor(): void;
 }
 
 const primary =
   'inline-flex min-h-12 w-full items-center justify-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60';
 
 /** Sign in with email and password, and the forgot-password action. */
-export default function AuthSignIn({ labels, onCodeStep }: Props) {
+export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState<'signin' | 'reset' | null>(null);
@@ -31,6 +34,12 @@ export default function AuthSignIn({ labels, onCodeStep }: Props) {
         setBusy(null);
         // The password was right but the address never confirmed: the code, or a new mail, finishes it.
         if (isNotConfirmed(error)) onCodeStep('confirm', email.trim());
+        return;
+      }
+      const { data: level } = await supabase().auth.mfa.getAuthenticatorAssuranceLevel();
+      if (needsSecondFactor(level)) {
+        setBusy(null);
+        onSecondFactor();
         return;
       }
       queueToast({ title: labels.welcomeBack });

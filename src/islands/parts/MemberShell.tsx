@@ -2,7 +2,8 @@ import { useStore } from '@nanostores/react';
 import type { User } from '@supabase/supabase-js';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { MemberFrame } from '../../lib/member-content.ts';
-import { gateView } from '../../lib/member-gate.ts';
+import { gateView, type SecondFactor } from '../../lib/member-gate.ts';
+import { needsSecondFactor } from '../../lib/mfa.ts';
 import { isSidebarShortcut, readSidebarExpanded, sidebarCookie } from '../../lib/sidebar-state.ts';
 import { $auth } from '../../stores/auth.ts';
 import { clearProfile, loadProfile } from '../../stores/profile.ts';
@@ -27,8 +28,17 @@ interface Props {
  */
 export default function MemberShell({ frame, signedOut, children }: Props) {
   const auth = useStore($auth);
+  const [secondFactor, setSecondFactor] = useState<{ userId: string; state: SecondFactor } | null>(null);
+  const token = auth.session?.access_token;
+  const sessionUser = auth.session?.user.id;
   // $auth may already hold the header's storage guess (no event): only supabase-js's own report counts.
-  const view = gateView(auth, { showSignedOut: signedOut !== undefined, signingOut: isSigningOut() });
+  const view = gateView(auth, {
+    showSignedOut: signedOut !== undefined,
+    signingOut: isSigningOut(),
+    // Read again for each access token (a new sign-in or the code step changes the level); meanwhile the
+    // member's last answer stands, so a refreshed token does not unmount the page and its forms.
+    secondFactor: sessionUser && secondFactor?.userId === sessionUser ? secondFactor.state : 'checking',
+  });
   const user = view === 'member' ? auth.user : null;
   const userId = user?.id;
 
@@ -37,8 +47,31 @@ export default function MemberShell({ frame, signedOut, children }: Props) {
   }, []);
 
   useEffect(() => {
+    if (!token || !sessionUser) return;
+    let active = true;
+    // The level comes from the access token's aal and the session's factors: no request.
+    supabase()
+      .auth.mfa.getAuthenticatorAssuranceLevel()
+      .then(({ data }) => {
+        if (active) setSecondFactor({ userId: sessionUser, state: needsSecondFactor(data) ? 'needed' : 'met' });
+      })
+      .catch(() => {
+        // The level could not be read: the code step decides (it sends a member without a factor on).
+        if (active) setSecondFactor({ userId: sessionUser, state: 'needed' });
+      });
+    return () => {
+      active = false;
+    };
+  }, [token, sessionUser]);
+
+  useEffect(() => {
+    // A password-only session of a member with two-factor: the code step first (the database agrees).
+    if (view === 'second-factor') location.replace('/auth?tab=mfa');
+  }, [view]);
+
+  useEffect(() => {
     if (userId) loadProfile(userId);
-    else if (view !== 'loading') clearProfile();
+    else if (view !== 'loading' && view !== 'second-factor') clearProfile();
   }, [userId, view]);
 
   useEffect(() => {

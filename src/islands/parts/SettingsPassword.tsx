@@ -41,7 +41,8 @@ function failureText(error: { code?: string; name?: string; message: string }, l
  * Change password: the current password, then the sign-up rules with the live checklist; enabled once both
  * are there. The current password is checked by signing in with it, which also makes the session a recent
  * sign-in (secure_password_change asks for a mailed code after 24 hours otherwise), and is sent along as
- * current_password, which the auth service checks itself ("Require current password when updating").
+ * current_password, which the auth service checks itself ("Require current password when updating"); for a
+ * member with two-factor only the latter (see onSubmit).
  */
 export default function SettingsPassword({ email, labels, checklist }: Props) {
   const [current, setCurrent] = useState('');
@@ -62,7 +63,12 @@ export default function SettingsPassword({ email, labels, checklist }: Props) {
     setBusy(true);
     try {
       const auth = supabase().auth;
-      const signIn = await auth.signInWithPassword({ email, password: current });
+      // A member with two-factor is not signed in again: a password sign-in starts an aal1 session, below
+      // what their account needs (the auth service then refuses the change, and the page asks for the code).
+      // The auth service checks current_password itself.
+      const { data: level } = await auth.mfa.getAuthenticatorAssuranceLevel();
+      const signIn =
+        level?.nextLevel === 'aal2' ? { error: null } : await auth.signInWithPassword({ email, password: current });
       const error = signIn.error ?? (await auth.updateUser({ password, current_password: current })).error;
       if (error) {
         toast({ ...failureText(error, labels), variant: 'destructive' });

@@ -1,0 +1,132 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { AuthLabels } from '../../lib/auth-forms.ts';
+import { cleanTotp, isTotpFormat, totpFailure, verifiedTotpFactors } from '../../lib/mfa.ts';
+import { supabase } from '../../stores/supabase.ts';
+import { inputClass } from './AuthField.tsx';
+import { primaryButtonClass } from './AuthSignIn.tsx';
+
+interface Props {
+  labels: AuthLabels;
+  /** The code was accepted: the session is at aal2. */
+  onVerified(): void;
+  /** The member has no verified factor after all: nothing to ask. */
+  onNoFactor(): void;
+  /** Cancel: the password-only session is dropped and the Sign In tab shown. */
+  onCancel(): void;
+}
+
+/**
+ * The two-factor step: the 6-digit code of the member's authenticator app, checked with
+ * auth.mfa.challengeAndVerify against their verified factor, which raises the session to aal2. A refused code
+ * is said under the field (an alert, so screen readers announce it) and the step stays.
+ */
+export default function AuthMfa({ labels, onVerified, onNoFactor, onCancel }: Props) {
+  const [factorId, setFactorId] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const codeRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    let active = true;
+    supabase()
+      .auth.mfa.listFactors()
+      .then(({ data }) => {
+        if (!active) return;
+        const factor = verifiedTotpFactors(data?.all)[0];
+        if (factor) setFactorId(factor.id);
+        else onNoFactor();
+      })
+      .catch(() => {
+        if (active) onNoFactor();
+      });
+    return () => {
+      active = false;
+    };
+  }, [onNoFactor]);
+
+  // The step replaces the password form: focus moves to the code field.
+  useEffect(() => {
+    codeRef.current?.focus();
+  }, []);
+
+  function fail(message: string) {
+    setError(message);
+    codeRef.current?.focus();
+  }
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const token = cleanTotp(code);
+    // Cleared first, so the same message said twice is announced twice.
+    setError('');
+    if (!isTotpFormat(token)) {
+      setTimeout(() => fail(labels.mfaFormat), 0);
+      return;
+    }
+    if (!factorId) return;
+    setBusy(true);
+    try {
+      const { error: refused } = await supabase().auth.mfa.challengeAndVerify({ factorId, code: token });
+      if (refused) {
+        const failure = totpFailure(refused);
+        setCode('');
+        fail(failure.kind === 'wrong' ? labels.mfaWrong : (failure.text ?? labels.mfaFailed));
+        setBusy(false);
+        return;
+      }
+      onVerified();
+    } catch (err) {
+      console.error('Two-factor check failed:', err);
+      fail(labels.mfaFailed);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" aria-labelledby="mfa-heading">
+      <div>
+        <h2 id="mfa-heading" className="text-xl font-semibold text-white">
+          {labels.mfaHeading}
+        </h2>
+        <p className="mt-1 text-sm text-muted">{labels.mfaLead}</p>
+      </div>
+      <div>
+        <label htmlFor="mfa-code" className="block text-sm font-medium text-white">
+          {labels.mfaCode}
+        </label>
+        <p id="mfa-hint" className="text-sm text-muted">
+          {labels.mfaHint}
+        </p>
+        <input
+          ref={codeRef}
+          id="mfa-code"
+          className={`${inputClass} font-mono tracking-[0.3em]`}
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={12}
+          required
+          aria-invalid={error ? true : undefined}
+          aria-describedby="mfa-hint mfa-error"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
+        <p id="mfa-error" role="alert" className="mt-1 min-h-5 text-sm font-medium text-danger">
+          {error}
+        </p>
+      </div>
+      <button type="submit" className={primaryButtonClass} disabled={busy || !factorId}>
+        {busy ? labels.mfaVerifying : labels.mfaVerify}
+      </button>
+      <button
+        type="button"
+        className="min-h-12 w-full rounded-lg font-semibold text-white hover:bg-white/10 disabled:cursor-not-allowed disabled:opacity-60"
+        onClick={onCancel}
+        disabled={busy}
+      >
+        {labels.mfaSignOut}
+      </button>
+    </form>
+  );
+}

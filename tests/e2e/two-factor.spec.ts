@@ -1,0 +1,250 @@
+// Two-factor authentication (TOTP) in a real browser against the stack: set up from Settings with the key
+// the page shows, sign in with the password then the authenticator code, the signed-in area refusing a
+// password-only session, a reset link asking for the code before the new password, and removal. Codes are
+// computed from the key as an authenticator app does.
+import { expect as baseExpect, type Page, test } from '@playwright/test';
+import * as OTPAuth from 'otpauth';
+import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/config.ts';
+import { copy, labels } from '../content.ts';
+import { axeViolations } from './checks.ts';
+import { waitForMail } from './mail.ts';
+
+// A code is good once: a test that needs a second one waits for the app's next 30-second step, so these
+// take longer than the defaults.
+test.describe.configure({ timeout: 180_000 });
+const expect = baseExpect.configure({ timeout: 10_000 });
+
+const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
+const SESSION_KEY = 'sb-127-auth-token';
+const PASSWORD = 'Str0ng!Passw0rd';
+const service = { apikey: DEMO_SERVICE_ROLE_KEY, Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}` };
+
+const t = labels('auth');
+const settings = labels('settings');
+const dashboard = copy('pages/dashboard');
+const sidebar = copy('member/sidebar');
+
+let counter = 0;
+async function createMember(): Promise<string> {
+  const email = `two-factor-${Date.now()}-${process.pid}-${counter++}@example.com`;
+  const response = await fetch(`${API}/auth/v1/admin/users`, {
+    method: 'POST',
+    headers: { ...service, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      email,
+      password: PASSWORD,
+      email_confirm: true,
+      user_metadata: { first_name: 'Ada', last_name: 'Lovelace' },
+    }),
+  });
+  expect(response.status).toBe(200);
+  return email;
+}
+
+interface Session {
+  access_token: string;
+  refresh_token: string;
+}
+
+async function passwordSession(email: string): Promise<Session> {
+  const response = await fetch(`${API}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Session & Record<string, unknown>;
+}
+
+/** The authenticator app: a code of `secret` that was not used yet, waiting for the next step when needed. */
+const used = new Set<string>();
+async function appCode(secret: string): Promise<string> {
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
+  for (;;) {
+    const left = 30_000 - (Date.now() % 30_000);
+    const code = totp.generate();
+    // Two seconds of margin, so the code is still current when the stack checks it.
+    if (!used.has(`${secret}:${code}`) && left > 2_000) {
+      used.add(`${secret}:${code}`);
+      return code;
+    }
+    await new Promise((resolve) => setTimeout(resolve, left + 250));
+  }
+}
+
+/** A code that is not valid now (nor in the step before or after). */
+function wrongCode(secret: string): string {
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
+  const near = [-30_000, 0, 30_000].map((d) => totp.generate({ timestamp: Date.now() + d }));
+  for (let n = 0; ; n++) {
+    const code = String(n).padStart(6, '0');
+    if (!near.includes(code)) return code;
+  }
+}
+
+/** A verified factor made through the API, as the Settings page makes one; answers its key. */
+async function enrollByApi(email: string): Promise<string> {
+  const session = await passwordSession(email);
+  const auth = { apikey: DEMO_ANON_KEY, Authorization: `Bearer ${session.access_token}` };
+  const json = { ...auth, 'Content-Type': 'application/json' };
+  const factor = (await (
+    await fetch(`${API}/auth/v1/factors`, { method: 'POST', headers: json, body: '{"factor_type":"totp"}' })
+  ).json()) as { id: string; totp: { secret: string } };
+  const challenge = (await (
+    await fetch(`${API}/auth/v1/factors/${factor.id}/challenge`, { method: 'POST', headers: json, body: '{}' })
+  ).json()) as { id: string };
+  const verified = await fetch(`${API}/auth/v1/factors/${factor.id}/verify`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ challenge_id: challenge.id, code: await appCode(factor.totp.secret) }),
+  });
+  expect(verified.status).toBe(200);
+  return factor.totp.secret;
+}
+
+async function signInWithPassword(page: Page, email: string) {
+  await page.goto('/auth?tab=signin');
+  await page.getByLabel(t('email')).fill(email);
+  await page.getByLabel(t('password'), { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: t('signIn'), exact: true }).click();
+}
+
+const onDashboard = async (page: Page) => {
+  await expect(page).toHaveURL((url) => url.pathname.replace(/\/$/, '') === '/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: dashboard.heading })).toBeVisible();
+};
+
+const codeStep = (page: Page) => page.getByRole('heading', { name: t('mfaHeading') });
+
+test('set up in Settings, sign in with password then code, a wrong code refused, then removed', async ({ page }) => {
+  const email = await createMember();
+  await signInWithPassword(page, email);
+  await onDashboard(page);
+
+  // Settings: Set up shows the QR code and the key, and asks for the first code.
+  await page.goto('/settings');
+  const security = page.getByRole('region', { name: settings('securityHeading') });
+  await security.getByRole('button', { name: settings('twoFactorSetup') }).click();
+  const qr = security.getByRole('img', { name: settings('twoFactorQrAlt') });
+  await expect(qr).toBeVisible();
+  expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+  // The image really drew (the page's policy allows data: images).
+  expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  const secret = (await security.getByTestId('two-factor-secret').textContent())?.trim() ?? '';
+  expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+  const field = security.getByLabel(settings('twoFactorCode'));
+  await expect(field).toBeFocused();
+  await expect(field).toHaveAttribute('autocomplete', 'one-time-code');
+  expect(await axeViolations(page)).toEqual([]);
+
+  // A wrong first code is refused under the field; the right one turns two-factor on.
+  await field.fill(wrongCode(secret));
+  await security.getByRole('button', { name: settings('twoFactorConfirm') }).click();
+  await expect(security.getByRole('alert')).toHaveText(settings('twoFactorWrong'));
+  await field.fill(await appCode(secret));
+  await security.getByRole('button', { name: settings('twoFactorConfirm') }).click();
+  await expect(page.getByText(settings('twoFactorEnabledTitle'), { exact: true })).toBeVisible();
+  const list = security.getByRole('list', { name: settings('twoFactorListLabel') });
+  await expect(list.getByText(settings('twoFactorApp'))).toBeVisible();
+  await expect(list.getByRole('button', { name: settings('twoFactorRemove') })).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+
+  // Sign out, then the password alone is not enough.
+  await page.locator('#member-sidebar').getByRole('button', { name: sidebar.labels.signOut }).click();
+  await expect(page).toHaveURL((url) => url.pathname === '/');
+  await signInWithPassword(page, email);
+  await expect(codeStep(page)).toBeVisible();
+  await expect(page).toHaveURL(/\/auth\?tab=mfa$/);
+  const code = page.getByLabel(t('mfaCode'));
+  await expect(code).toBeFocused();
+  await expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+  await expect(code).toHaveAttribute('inputmode', 'numeric');
+  expect(await axeViolations(page)).toEqual([]);
+
+  // A wrong code says so and keeps the step; the right one lands on the dashboard.
+  await code.fill(wrongCode(secret));
+  await page.getByRole('button', { name: t('mfaVerify') }).click();
+  await expect(page.getByRole('alert').filter({ hasText: t('mfaWrong') })).toBeVisible();
+  await expect(codeStep(page)).toBeVisible();
+  await expect(code).toBeFocused();
+  expect(await axeViolations(page)).toEqual([]);
+  await code.fill(await appCode(secret));
+  await page.getByRole('button', { name: t('mfaVerify') }).click();
+  await onDashboard(page);
+
+  // Remove asks for a current code.
+  await page.goto('/settings');
+  await security.getByRole('button', { name: settings('twoFactorRemove') }).click();
+  const removeField = security.getByLabel(settings('twoFactorCode'));
+  await expect(removeField).toBeFocused();
+  expect(await axeViolations(page)).toEqual([]);
+  await removeField.fill(await appCode(secret));
+  await security.getByRole('button', { name: settings('twoFactorRemoveConfirm') }).click();
+  await expect(page.getByText(settings('twoFactorRemovedTitle'), { exact: true })).toBeVisible();
+  await expect(security.getByRole('button', { name: settings('twoFactorSetup') })).toBeVisible();
+
+  // Without a factor, the password signs in straight to the dashboard again.
+  await page.locator('#member-sidebar').getByRole('button', { name: sidebar.labels.signOut }).click();
+  await expect(page).toHaveURL((url) => url.pathname === '/');
+  await signInWithPassword(page, email);
+  await onDashboard(page);
+});
+
+test('a password-only session of a member with two-factor gets the code step, also before a new password', async ({
+  page,
+}) => {
+  const email = await createMember();
+  const secret = await enrollByApi(email);
+
+  // A session from the password grant alone (aal1), stored as supabase-js keeps it.
+  const session = await passwordSession(email);
+  await page.goto('/about-us');
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_KEY, JSON.stringify(session)]);
+  for (const path of ['/dashboard', '/settings']) {
+    await page.goto(path);
+    await expect(codeStep(page)).toBeVisible();
+    await expect(page).toHaveURL(/\/auth\?tab=mfa$/);
+    await expect(page.getByRole('heading', { name: settings('securityHeading') })).toHaveCount(0);
+  }
+
+  // Cancel drops the password-only session.
+  await page.getByRole('button', { name: t('mfaSignOut') }).click();
+  await expect(page.getByRole('tab', { name: t('signInTab') })).toHaveAttribute('aria-selected', 'true');
+  expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
+
+  // Forgot password: the reset code signs in with aal1, so the authenticator code comes before the new password.
+  await page.getByLabel(t('email')).fill(email);
+  await page.getByRole('button', { name: t('forgotPassword') }).click();
+  await expect(page.getByRole('heading', { name: t('recoverHeading') })).toBeVisible({ timeout: 15_000 });
+  const mail = await waitForMail((m) => m.To.some((to) => to.Address.toLowerCase() === email.toLowerCase()));
+  const resetCode = /Or use this code: (\d{6})/.exec(mail.Text)?.[1] ?? '';
+  await page.getByRole('textbox', { name: t('code') }).fill(resetCode);
+  await page.getByRole('button', { name: t('confirmRecoverCode') }).click();
+  await expect(codeStep(page)).toBeVisible();
+  await expect(page).toHaveURL(/\/auth\?tab=mfa$/);
+  await expect(page.getByRole('heading', { name: t('resetHeading') })).toHaveCount(0);
+  await page.getByLabel(t('mfaCode')).fill(await appCode(secret));
+  await page.getByRole('button', { name: t('mfaVerify') }).click();
+  await expect(page.getByRole('heading', { name: t('resetHeading') })).toBeVisible();
+  await page.getByLabel(t('newPassword'), { exact: true }).fill('N3w-password!x');
+  await page.getByLabel(t('confirmPassword')).fill('N3w-password!x');
+  await page.getByRole('button', { name: t('updatePassword') }).click();
+  await onDashboard(page);
+  await expect(page.getByText(t('passwordUpdatedTitle'), { exact: true })).toBeVisible();
+
+  // Change password at aal2 keeps the session's level: no code step, and the new password is stored.
+  await page.goto('/settings');
+  const security = page.getByRole('region', { name: settings('securityHeading') });
+  await security.getByLabel(settings('currentPassword')).fill('N3w-password!x');
+  await security.getByLabel(settings('newPassword'), { exact: true }).fill('An0ther!Passw0rd');
+  await security.getByLabel(settings('confirmPassword')).fill('An0ther!Passw0rd');
+  await security.getByRole('button', { name: settings('updatePassword') }).click();
+  await expect(page.getByText(settings('passwordUpdatedTitle'), { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/settings\/?$/);
+  const changed = await fetch(`${API}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: 'An0ther!Passw0rd' }),
+  });
+  expect(changed.status).toBe(200);
+});
