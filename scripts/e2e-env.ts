@@ -46,6 +46,23 @@ export interface E2eEnvironment {
   stop(): Promise<void>;
 }
 
+/**
+ * Runs `start` again while a port it binds is briefly held by another socket (EADDRINUSE): the test ports
+ * 55321-55325 lie in Linux's ephemeral range (32768-60999), where an outgoing connection of any process may
+ * hold one for a moment. `start` must undo what it started when it fails, as startStack does.
+ */
+async function whilePortBusy<T>(what: string, start: () => Promise<T>, tries = 15): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= tries) throw err;
+      console.warn(`${what}: ${(err as Error).message}; trying again in 1 s`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
 /** The build served as a CDN would, a fresh stack on PGlite under `dataDir`, and the fixture feeds. */
 export async function startE2eEnvironment(
   ports: E2ePorts,
@@ -56,23 +73,27 @@ export async function startE2eEnvironment(
   const apiUrl = e2eApiUrl(ports);
   // The news function reads fixture feeds from 127.0.0.1, fresh on every request so a test can take them down.
   const feeds = await startFeedServer();
-  const stack = await startStack(
-    loadConfig(
-      {
-        ...process.env,
-        DATA_DIR: join(dataDir),
-        RATE_LIMITS: 'off',
-        SITE_URL: siteUrl,
-        PORT: String(ports.site),
-        DATABASE_URL: '',
-        NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
-        INVESTING_FEED_URL: feeds.feedUrl('investing.xml'),
-        NEWS_CACHE_SECONDS: '0',
-      },
-      { ports: { api: ports.api, db: ports.db, mailWeb: ports.mailWeb, smtp: ports.smtp } },
+  const stack = await whilePortBusy('e2e stack', () =>
+    startStack(
+      loadConfig(
+        {
+          ...process.env,
+          DATA_DIR: join(dataDir),
+          RATE_LIMITS: 'off',
+          SITE_URL: siteUrl,
+          PORT: String(ports.site),
+          DATABASE_URL: '',
+          NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
+          INVESTING_FEED_URL: feeds.feedUrl('investing.xml'),
+          NEWS_CACHE_SECONDS: '0',
+        },
+        { ports: { api: ports.api, db: ports.db, mailWeb: ports.mailWeb, smtp: ports.smtp } },
+      ),
     ),
   );
-  const site = await startSiteServer({ dir: outDir, port: ports.site, imageOrigins: [feeds.origin] });
+  const site = await whilePortBusy('e2e site', () =>
+    startSiteServer({ dir: outDir, port: ports.site, imageOrigins: [feeds.origin] }),
+  );
   const mailApi = `http://127.0.0.1:${ports.mailWeb}/api/v1`;
   return {
     siteUrl,

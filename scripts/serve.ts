@@ -64,8 +64,9 @@ export function startSiteServer(options: SiteServerOptions = {}): Promise<Server
     } catch {}
     return c.html(page, 404);
   });
-  return new Promise((done) => {
+  return new Promise((done, fail) => {
     const server = serve({ fetch: app.fetch, port, hostname: host }, () => done(server));
+    server.once('error', fail);
   });
 }
 

@@ -184,7 +184,14 @@ if (built && want('size')) {
   }
 }
 
-if (built && want('e2e')) await e2e();
+if (built && want('e2e')) {
+  // A failure to start what the specs need (a port held too long, say) is a failed step, not a crash.
+  await e2e().catch((err) => {
+    console.error(String(err));
+    failedSteps.push('e2e');
+    failures.push(`e2e: the environment did not start: ${String(err)}`);
+  });
+}
 
 /** The build served as a CDN would, a fresh stack on PGlite, and Playwright against both. */
 async function e2e() {

@@ -84,8 +84,10 @@ async function withKeys(config: StackConfig): Promise<StackConfig> {
 }
 
 function listen(app: Hono, port: number, host: string): Promise<ServerType> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(server));
+    // A port in use rejects the start (which stops what already started) instead of ending the process.
+    server.once('error', reject);
     // No service of the stack speaks WebSocket; an upgrade gets the gateway's HTTP answer.
     server.on('upgrade', refuseUpgrade);
   });
