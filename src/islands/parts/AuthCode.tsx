@@ -6,6 +6,7 @@ import AuthField, { inputClass } from './AuthField.tsx';
 import { primaryButtonClass } from './AuthSignIn.tsx';
 import { requestReset, resendConfirmation } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
+import OneTimeCodeField from './OneTimeCodeField.tsx';
 
 interface Props {
   labels: AuthLabels;
@@ -115,31 +116,16 @@ export default function AuthCode({ labels, step, email: knownEmail, onBack, onRe
         value={email}
         onChange={(e) => setEmail(e.target.value)}
       />
-      <div>
-        <label htmlFor="code-input" className="block text-sm font-medium text-white">
-          {labels.code}
-        </label>
-        <p id="code-hint" className="text-sm text-muted">
-          {labels.codeHint}
-        </p>
-        <input
-          ref={codeRef}
-          id="code-input"
-          className={`${inputClass} font-mono tracking-[0.3em]`}
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={12}
-          required
-          aria-invalid={error ? true : undefined}
-          aria-describedby="code-hint code-error"
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-        />
-        <p id="code-error" role="alert" className="mt-1 min-h-5 text-sm font-medium text-danger">
-          {error}
-        </p>
-      </div>
+      <OneTimeCodeField
+        ref={codeRef}
+        id="code-input"
+        label={labels.code}
+        hint={labels.codeHint}
+        error={error}
+        value={code}
+        onChange={setCode}
+        inputClass={inputClass}
+      />
       <button type="submit" className={primaryButtonClass} disabled={busy !== null}>
         {busy === 'verify' ? labels.confirming : recover ? labels.confirmRecoverCode : labels.confirmCode}
       </button>

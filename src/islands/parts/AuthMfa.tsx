@@ -4,6 +4,7 @@ import { cleanTotp, isTotpFormat, totpFailure, verifiedTotpFactors } from '../..
 import { supabase } from '../../stores/supabase.ts';
 import { inputClass } from './AuthField.tsx';
 import { primaryButtonClass } from './AuthSignIn.tsx';
+import OneTimeCodeField from './OneTimeCodeField.tsx';
 
 interface Props {
   labels: AuthLabels;
@@ -91,31 +92,16 @@ export default function AuthMfa({ labels, onVerified, onNoFactor, onCancel }: Pr
         </h2>
         <p className="mt-1 text-sm text-muted">{labels.mfaLead}</p>
       </div>
-      <div>
-        <label htmlFor="mfa-code" className="block text-sm font-medium text-white">
-          {labels.mfaCode}
-        </label>
-        <p id="mfa-hint" className="text-sm text-muted">
-          {labels.mfaHint}
-        </p>
-        <input
-          ref={codeRef}
-          id="mfa-code"
-          className={`${inputClass} font-mono tracking-[0.3em]`}
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={12}
-          required
-          aria-invalid={error ? true : undefined}
-          aria-describedby="mfa-hint mfa-error"
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-        />
-        <p id="mfa-error" role="alert" className="mt-1 min-h-5 text-sm font-medium text-danger">
-          {error}
-        </p>
-      </div>
+      <OneTimeCodeField
+        ref={codeRef}
+        id="mfa-code"
+        label={labels.mfaCode}
+        hint={labels.mfaHint}
+        error={error}
+        value={code}
+        onChange={setCode}
+        inputClass={inputClass}
+      />
       <button type="submit" className={primaryButtonClass} disabled={busy || !factorId}>
         {busy ? labels.mfaVerifying : labels.mfaVerify}
       </button>

@@ -3,6 +3,7 @@ import { cleanTotp, isTotpFormat, qrImageSrc, totpFailure, verifiedTotpFactors }
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
 import type { SettingsLabels } from '../Settings.tsx';
+import OneTimeCodeField from './OneTimeCodeField.tsx';
 import { inputClass } from './SettingsProfileForm.tsx';
 
 interface Props {
@@ -178,31 +179,17 @@ export default function SettingsTwoFactor({ labels }: Props) {
   }
 
   const codeField = (
-    <div>
-      <label htmlFor="two-factor-code" className="font-medium">
-        {labels.twoFactorCode}
-      </label>
-      <p id="two-factor-hint" className="text-sm text-muted">
-        {labels.twoFactorHint}
-      </p>
-      <input
-        ref={codeRef}
-        id="two-factor-code"
-        className={`${inputClass} font-mono tracking-[0.3em]`}
-        type="text"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={12}
-        required
-        aria-invalid={error ? true : undefined}
-        aria-describedby="two-factor-hint two-factor-error"
-        value={code}
-        onChange={(e) => setCode(e.target.value)}
-      />
-      <p id="two-factor-error" role="alert" className="mt-1 min-h-5 text-sm font-medium text-danger">
-        {error}
-      </p>
-    </div>
+    <OneTimeCodeField
+      ref={codeRef}
+      id="two-factor-code"
+      label={labels.twoFactorCode}
+      hint={labels.twoFactorHint}
+      error={error}
+      value={code}
+      onChange={setCode}
+      inputClass={inputClass}
+      labelClass="font-medium"
+    />
   );
   const cancelButton = (
     <button type="button" className={secondaryClass} onClick={cancel} disabled={busy}>
