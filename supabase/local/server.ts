@@ -13,7 +13,6 @@ import type { StackContext } from './context.ts';
 import { openDb } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { functionsApp } from './functions/index.ts';
-import { internalApiUrl } from './functions/settings.ts';
 import { cors, limitBody, requireApiKey, securityHeaders, settleUnreadBody, warnUntrustedProxy } from './http.ts';
 import { loadJwtKeys, signJwt } from './jwt.ts';
 import { startMailCatcher } from './mail/index.ts';
@@ -21,6 +20,7 @@ import { createMailer } from './mail/mailer.ts';
 import { readProjectToml } from './project.ts';
 import { restApp } from './rest/index.ts';
 import { startRetention } from './retention.ts';
+import { startSchedule } from './schedule.ts';
 import { refuseUpgrade, serviceOff } from './services-off.ts';
 
 export interface RunningStack {
@@ -167,34 +167,10 @@ export const CONTACT_RETRY_PATH = '/functions/v1/send-contact-email/retry';
 
 /**
  * Calls the contact retry entry every `seconds` with the service-role key, as pg_cron does on hosted
- * Supabase: messages a mail failure left pending go out once mail works again. One call at a time; a call
- * that fails is logged and the next tick tries again. Returns the stop function (waits for a call under way).
+ * Supabase: messages a mail failure left pending go out once mail works again. Returns the stop function.
  */
 export function startContactRetry(config: StackConfig, seconds: number): () => Promise<void> {
-  const url = `${internalApiUrl(config)}${CONTACT_RETRY_PATH}`;
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (running) return;
-    running = fetch(url, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${config.serviceRoleKey}`, apikey: config.serviceRoleKey },
-      signal: AbortSignal.timeout(120_000),
-    })
-      .then(async (res) => {
-        const body = await res.text();
-        if (!res.ok) console.error(`contact retry: ${res.status} ${body.slice(0, 300)}`);
-      })
-      .catch((err: unknown) => console.error('contact retry:', err instanceof Error ? err.message : err))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, Math.max(seconds * 1000, 50));
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startSchedule(config, { name: 'contact retry', path: CONTACT_RETRY_PATH, seconds });
 }
 
 /** Where the mail catcher and PGlite's socket listen: BIND_ADDRESS when loopback, else 127.0.0.1. */
