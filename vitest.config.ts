@@ -1,8 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+// The stack's own projects ('local-supabase (unit)', 'local-supabase (integration)') come from its package.
+const stackSetup = 'packages/local-supabase/testing/global-setup.ts';
+
 export default defineConfig({
   test: {
+    // Integration files each start a stack; two cores run two at a time across all projects.
+    maxWorkers: 2,
     projects: [
+      'packages/local-supabase/vitest.config.ts',
       {
         test: {
           name: 'unit',
@@ -13,7 +19,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
-          globalSetup: ['tests/integration/global-setup.ts'],
+          globalSetup: [stackSetup],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Each file starts a stack of its own; two cores run two at a time.
@@ -26,7 +32,7 @@ export default defineConfig({
           // npm packages into node_modules/.cache/deno.
           name: 'deno',
           include: ['tests/deno/**/*.test.ts'],
-          globalSetup: ['tests/integration/global-setup.ts'],
+          globalSetup: [stackSetup],
           testTimeout: 30_000,
           hookTimeout: 240_000,
         },

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, devices, type Page } from '@playwright/test';
+import { DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { chromiumArgs, chromiumPath } from '../playwright.config.ts';
-import { DEMO_SERVICE_ROLE_KEY } from '../supabase/local/config.ts';
 import { copy, labels } from '../tests/content.ts';
 import { buildForE2e, e2ePorts, startE2eEnvironment } from './e2e-env.ts';
 

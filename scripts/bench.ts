@@ -17,11 +17,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createClient } from '@supabase/supabase-js';
-import { loadConfig } from '../supabase/local/config.ts';
-import { startStack } from '../supabase/local/server.ts';
+import { loadConfig, startStack } from 'local-supabase';
+import { freePort } from 'local-supabase/testing';
 import type { HttpJob, LoadResult, ProfileJob } from './bench-load.ts';
 import { startFeedServer } from './feed-server.ts';
-import { freePort } from './free-port.ts';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 100);
 const NEWS_CONCURRENCY = 50;

@@ -4,6 +4,14 @@
 // problem; exit 1 when there is any.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import {
+  DEMO_ANON_KEY,
+  DEMO_JWT_SECRET,
+  DEMO_PUBLISHABLE_KEY,
+  DEMO_SECRET_KEY,
+  DEMO_SERVICE_ROLE_KEY,
+  globToRegExp,
+} from 'local-supabase';
 import { parse } from 'smol-toml';
 import { loadEnv } from 'vite';
 import { adminPolicy } from '../src/lib/admin-headers.ts';
@@ -16,14 +24,6 @@ import {
   parseHeadersFile,
   parsePolicy,
 } from '../src/lib/security-headers.ts';
-import { globToRegExp } from '../supabase/local/auth/redirect.ts';
-import {
-  DEMO_ANON_KEY,
-  DEMO_JWT_SECRET,
-  DEMO_PUBLISHABLE_KEY,
-  DEMO_SECRET_KEY,
-  DEMO_SERVICE_ROLE_KEY,
-} from '../supabase/local/config.ts';
 import { routeOf } from './headers.ts';
 
 export type Env = Record<string, string | undefined>;

@@ -2,8 +2,7 @@
 // ports), a fresh local stack on PGlite with rate limits off, the fixture feed server for the news pages,
 // and the site served as a CDN would. scripts/test.ts and scripts/audit-a11y.ts both start it from here.
 import { join } from 'node:path';
-import { loadConfig } from '../supabase/local/config.ts';
-import { startStack } from '../supabase/local/server.ts';
+import { loadConfig, startStack } from 'local-supabase';
 import { buildIfStale } from './build.ts';
 import { startFeedServer } from './feed-server.ts';
 import { startSiteServer } from './serve.ts';

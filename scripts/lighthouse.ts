@@ -14,13 +14,12 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { loadConfig, startStack } from 'local-supabase';
+import { freePort } from 'local-supabase/testing';
 import { chromiumArgs, chromiumPath } from '../playwright.config.ts';
 import { TRADINGVIEW_FRAME_ORIGIN, TRADINGVIEW_SCRIPT } from '../src/lib/chart-widget.ts';
-import { loadConfig } from '../supabase/local/config.ts';
-import { startStack } from '../supabase/local/server.ts';
 import { buildIfStale } from './build.ts';
 import { startFeedServer } from './feed-server.ts';
-import { freePort } from './free-port.ts';
 import { startSiteServer } from './serve.ts';
 
 const OUT_DIR = 'dist-lighthouse';

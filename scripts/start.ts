@@ -1,6 +1,5 @@
 // `npm start`: builds the site if out of date, starts the local Supabase stack, serves the site; Ctrl-C stops all.
-import { loadConfig } from '../supabase/local/config.ts';
-import { stackSummary, startStack, stopOnSignal } from '../supabase/local/server.ts';
+import { loadConfig, stackSummary, startStack, stopOnSignal } from 'local-supabase';
 import { buildIfStale } from './build.ts';
 import { startSiteServer } from './serve.ts';
 

@@ -5,8 +5,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startThrowawayCluster } from 'local-supabase/testing';
 import { buildForE2e, e2ePorts, startE2eEnvironment } from './e2e-env.ts';
-import { startThrowawayCluster } from './pg-cluster.ts';
 import { HTML_BUDGET, measure, overBudget } from './size.ts';
 
 // Ports of the test run (TEST_SITE_PORT, TEST_API_PORT; see scripts/e2e-env.ts).
@@ -110,12 +110,18 @@ function playwrightFailures(suites: PlaywrightSuite[] = []): string[] {
   ]);
 }
 
-async function vitest(step: string, project: string, env: NodeJS.ProcessEnv = {}) {
+async function vitest(step: string, projects: string[], env: NodeJS.ProcessEnv = {}) {
   const out = join(work, `${step.replace(/\W+/g, '-')}.json`);
   await run(
     step,
     'node_modules/vitest/vitest.mjs',
-    ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    [
+      'run',
+      ...projects.flatMap((p) => ['--project', p]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}`,
+    ],
     env,
   );
   if (!existsSync(out)) {
@@ -144,12 +150,15 @@ if (want('check')) {
     ? totals.passed++
     : totals.failed++;
 }
-if (want('unit')) await vitest('unit tests', 'unit');
-if (want('integration')) await vitest('integration tests on PGlite', 'integration');
+// The site's tests and the local stack's own (packages/local-supabase), in one run per step.
+const UNIT = ['unit', 'local-supabase (unit)'];
+const INTEGRATION = ['integration', 'local-supabase (integration)'];
+if (want('unit')) await vitest('unit tests', UNIT);
+if (want('integration')) await vitest('integration tests on PGlite', INTEGRATION);
 if (want('postgres')) {
   const cluster = await startThrowawayCluster();
   try {
-    await vitest('integration tests on PostgreSQL', 'integration', { DATABASE_URL: cluster.url });
+    await vitest('integration tests on PostgreSQL', INTEGRATION, { DATABASE_URL: cluster.url });
   } finally {
     await cluster.stop();
   }
@@ -158,7 +167,7 @@ if (want('postgres')) {
 // Deno beside the stack's Node host, answering alike (tests/deno).
 if (want('deno')) {
   (await run('deno check (Edge Functions)', 'scripts/deno.ts', [])) ? totals.passed++ : totals.failed++;
-  await vitest('Edge Functions on Deno', 'deno');
+  await vitest('Edge Functions on Deno', ['deno']);
 }
 
 let built = false;

@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { type FunctionInvokeOptions, FunctionsClient } from '@supabase/functions-js';
 import { FunctionsFetchError } from '@supabase/supabase-js';
+import { functionEnv } from 'local-supabase';
+import { startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { functionNames } from '../../scripts/deno.ts';
 import { type FeedServer, startFeedServer } from '../../scripts/feed-server.ts';
-import { functionEnv } from '../../supabase/local/functions/settings.ts';
-import { startTestStack, type TestStack } from '../integration/stack.ts';
 import { type DenoFunctions, serveWithDeno } from './serve.ts';
 
 const HOSTS = ['node', 'deno'] as const;

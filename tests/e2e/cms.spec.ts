@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import { expect, type Page, test } from '@playwright/test';
+import { freePort } from 'local-supabase/testing';
 import { type CmsProcesses, startCms } from '../../scripts/cms.ts';
-import { freePort } from '../../scripts/free-port.ts';
 import { pageSchema } from '../../src/content/schemas.ts';
 import { adminPolicy } from '../../src/lib/admin-headers.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/config.ts';
+import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
 

@@ -1,5 +1,5 @@
 import { type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
-import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/config.ts';
+import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
 

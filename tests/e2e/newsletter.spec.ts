@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
+import { DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { consentVersion } from '../../src/lib/consent-version.ts';
-import { DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/config.ts';
 import { copy, labels, prose } from '../content.ts';
 import { axeViolations, postsTo } from './checks.ts';
 import { sentTo, waitForMail } from './mail.ts';

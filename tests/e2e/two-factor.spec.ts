@@ -3,8 +3,8 @@
 // password-only session, a reset link asking for the code before the new password, and removal. Codes are
 // computed from the key as an authenticator app does.
 import { expect as baseExpect, type Page, test } from '@playwright/test';
+import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import * as OTPAuth from 'otpauth';
-import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/config.ts';
 import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
 import { waitForMail } from './mail.ts';

@@ -2,9 +2,15 @@
 // host, the auth service, Postgres): downloading one's data and deleting one's account. Checks are on the
 // answers and on what is stored afterwards (users, sessions, profiles, newsletter and contact rows).
 import type { SupabaseClient } from '@supabase/supabase-js';
+import {
+  confirmedUser,
+  failure,
+  GOOD_PASSWORD,
+  startTestStack,
+  type TestStack,
+  uniqueEmail,
+} from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { confirmedUser, GOOD_PASSWORD, uniqueEmail } from './auth-helpers.ts';
-import { failure, startTestStack, type TestStack } from './stack.ts';
 
 let t: TestStack;
 beforeAll(async () => {

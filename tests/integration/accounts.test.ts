@@ -1,8 +1,17 @@
 // user-signup and password-reset through the real stack: supabase-js invoke, the functions host, the auth
 // service, Postgres, SMTP and the mail catcher. Checks are on answers, stored users and profiles, and mail.
+
+import {
+  failure,
+  fragment,
+  GOOD_PASSWORD,
+  openLink,
+  startTestStack,
+  type TestStack,
+  uniqueEmail,
+  verifyLink,
+} from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fragment, GOOD_PASSWORD, openLink, uniqueEmail, verifyLink } from './auth-helpers.ts';
-import { failure, startTestStack, type TestStack } from './stack.ts';
 
 const SITE = 'http://127.0.0.1:4321';
 const SENT = 'If an account exists for this email, a password reset link is on its way.';

@@ -1,7 +1,6 @@
 // send-contact-email through the real stack: supabase-js invoke, the functions host, REST, Postgres, SMTP
 // and the mail catcher. Every check is on what the caller gets, what got stored, or what got mailed.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   failure,
   failureHeaders,
@@ -12,7 +11,8 @@ import {
   startTestStack,
   type TestStack,
   until,
-} from './stack.ts';
+} from 'local-supabase/testing';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 interface Row {
   id: string;

@@ -4,11 +4,11 @@
 // exactly once, with no other visitor writing.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { CONTACT_RETRY_PATH } from 'local-supabase';
+import { failure, type RelayDownStack, startStackWithRelayDown, type TestStack, until } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signUpFailure } from '../../src/lib/auth-forms.ts';
 import { MAIL_FAILURE_MESSAGE } from '../../supabase/functions/user-signup/signup.ts';
-import { CONTACT_RETRY_PATH } from '../../supabase/local/server.ts';
-import { failure, type RelayDownStack, startStackWithRelayDown, type TestStack, until } from './stack.ts';
 
 interface Row {
   id: string;

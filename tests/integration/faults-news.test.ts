@@ -2,9 +2,9 @@
 // answers, another at one that sends its headers and then stalls. The news answer still comes within the
 // per-feed time limit (NEWS_FEED_TIMEOUT_MS) plus a margin, with the working feeds' articles.
 import { createServer, type Server, type Socket } from 'node:net';
+import { startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type FeedServer, startFeedServer } from '../../scripts/feed-server.ts';
-import { startTestStack, type TestStack } from './stack.ts';
 
 const TIMEOUT_MS = 1000;
 /** Generous for a loaded machine, and still far below the 10 s default limit the stack would otherwise use. */

@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { functionEnv } from 'local-supabase';
+import { createMember, startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { envFrom } from '../../supabase/functions/_shared/env.ts';
 import { UNCHECKED_MESSAGE } from '../../supabase/functions/_shared/rate-limit.ts';
@@ -13,9 +15,6 @@ import { createHandler as newsletterHandler } from '../../supabase/functions/new
 import { createHandler as resetHandler } from '../../supabase/functions/password-reset/handler.ts';
 import { createHandler } from '../../supabase/functions/send-contact-email/handler.ts';
 import { createHandler as signupHandler } from '../../supabase/functions/user-signup/handler.ts';
-import { functionEnv } from '../../supabase/local/functions/settings.ts';
-import { createMember } from './rest-helpers.ts';
-import { startTestStack, type TestStack } from './stack.ts';
 
 let t: TestStack;
 

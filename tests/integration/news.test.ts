@@ -1,8 +1,9 @@
 // The news function through the real stack: the functions host, its env, and fixture feeds served over HTTP
 // on 127.0.0.1. Checks are on what the site gets: status, headers and the articles.
+
+import { startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type FeedServer, startFeedServer } from '../../scripts/feed-server.ts';
-import { startTestStack, type TestStack } from './stack.ts';
 
 interface Answer {
   articles: {

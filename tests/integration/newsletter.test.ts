@@ -1,9 +1,9 @@
 // newsletter-signup through the real stack: supabase-js invoke, the functions host, REST, Postgres, SMTP and
 // the mail catcher; the verification link is opened as a browser would (a GET without keys).
 import { randomUUID } from 'node:crypto';
+import { type MailCatcher, startMailCatcher } from 'local-supabase';
+import { failure, freePort, startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type MailCatcher, startMailCatcher } from '../../supabase/local/mail/index.ts';
-import { failure, freePort, startTestStack, type TestStack } from './stack.ts';
 
 interface Row {
   id: string;

@@ -2,9 +2,9 @@
 // control characters (check constraints: a REST update that breaks them is 400 code 23514 and changes
 // nothing), a direct sign-up's odd names reach the profile cleaned, and user metadata is capped at 4096
 // bytes (the stack answers 400 before writing; a trigger on auth.users refuses it on every path).
+
+import { confirmedUser, GOOD_PASSWORD, raw, startTestStack, type TestStack, uniqueEmail } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { confirmedUser, GOOD_PASSWORD, raw, uniqueEmail } from './auth-helpers.ts';
-import { startTestStack, type TestStack } from './stack.ts';
 
 let t: TestStack;
 beforeAll(async () => {

@@ -3,8 +3,8 @@
 // link expired, unsubscribed addresses 2 years) and keeps everything younger; only service_role may run it; the
 // local stack's timer runs it as pg_cron does on hosted Supabase.
 import { randomUUID } from 'node:crypto';
+import { startTestStack, type TestStack, until } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startTestStack, type TestStack, until } from './stack.ts';
 
 const DAY = 24 * 3_600_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();

@@ -2,10 +2,9 @@
 // role, plus how the request's JWT picks (or refuses) the role.
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@supabase/supabase-js';
+import { signJwt } from 'local-supabase';
+import { createMember, type Member, rest, startTestStack, type TestStack, uniqueEmail } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { signJwt } from '../../supabase/local/jwt.ts';
-import { createMember, type Member, rest, uniqueEmail } from './rest-helpers.ts';
-import { startTestStack, type TestStack } from './stack.ts';
 
 let t: TestStack;
 let a: Member;

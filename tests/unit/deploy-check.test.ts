@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DEMO_ANON_KEY, DEMO_JWT_SECRET, DEMO_PUBLISHABLE_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeAdmin } from '../../scripts/cms-admin.ts';
 import {
@@ -14,12 +15,6 @@ import {
   redirectAllowed,
 } from '../../scripts/deploy-check.ts';
 import { writeHostHeaders } from '../../scripts/headers.ts';
-import {
-  DEMO_ANON_KEY,
-  DEMO_JWT_SECRET,
-  DEMO_PUBLISHABLE_KEY,
-  DEMO_SERVICE_ROLE_KEY,
-} from '../../supabase/local/config.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'deploy-check-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -1,9 +1,8 @@
+import { isDatabaseUnavailable, loadConfig } from 'local-supabase';
 import { expect, test } from 'vitest';
 import { envFrom } from '../../../supabase/functions/_shared/env.ts';
 import { nextAttemptAt, RETRY } from '../../../supabase/functions/send-contact-email/contact.ts';
 import { hasServiceRole, isRetryPath } from '../../../supabase/functions/send-contact-email/retry.ts';
-import { loadConfig } from '../../../supabase/local/config.ts';
-import { isDatabaseUnavailable } from '../../../supabase/local/db-unavailable.ts';
 
 test('a failed message waits 1 s, 2 s, 4 s ... before its next attempt, never more than an hour', () => {
   const now = new Date('2026-11-22T12:00:00Z');

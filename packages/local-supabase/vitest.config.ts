@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+// Run from the repository root (`npm test`, or `npx vitest run --project 'local-supabase (unit)'`), since the stack serves
+// the project in the working directory: its supabase/config.toml, migrations and functions.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          root: import.meta.dirname,
+          include: ['tests/unit/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          root: import.meta.dirname,
+          include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['testing/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Each file starts a stack of its own; two cores run two at a time.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
