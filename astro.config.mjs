@@ -4,9 +4,9 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { loadEnv } from 'vite';
-import { cmsAdmin } from './scripts/cms-admin.ts';
-import { LOCAL_SUPABASE_URL, securityHeaders } from './scripts/headers.ts';
-import { pageCss } from './scripts/page-css.ts';
+import { cmsAdmin } from './scripts/lib/cms-admin.ts';
+import { LOCAL_SUPABASE_URL, securityHeaders } from './scripts/lib/headers.ts';
+import { pageCss } from './scripts/lib/page-css.ts';
 
 const port = Number(process.env.PORT ?? 4321);
 const site = process.env.SITE_URL ?? `http://127.0.0.1:${port}`;

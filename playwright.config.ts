@@ -1,18 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-
-// Debian's Chromium (or CHROMIUM_PATH): Playwright cannot download its own browsers here.
-export const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((p) => p && existsSync(p));
-
-export const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+import { chromiumArgs, installedChromium } from './scripts/lib/chromium.ts';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -24,7 +11,7 @@ export default defineConfig({
   use: {
     // scripts/test.ts serves the build and the stack and sets this; by hand: see README.
     baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:4321',
-    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    launchOptions: { executablePath: installedChromium(), args: chromiumArgs },
   },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'] } },

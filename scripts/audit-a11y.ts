@@ -4,7 +4,7 @@
 // modes and the /newsletter-verified variants). Prints a table page x state -> violations, then the details of
 // any; exits 1 on a violation or on a state it could not reach.
 //
-// It starts what it needs as `npm test -- e2e` does (scripts/e2e-env.ts): dist-test (or AUDIT_DIST) built for the test ports
+// It starts what it needs as `npm test -- e2e` does (scripts/lib/e2e-env.ts): dist-test (or AUDIT_DIST) built for the test ports
 // (TEST_SITE_PORT, TEST_API_PORT), a fresh stack on PGlite in a temporary DATA_DIR, the fixture feed server and
 // the site server. The member is created through the stack's admin API with a confirmed address and signed in
 // through the /auth page's form. `npm run audit:a11y -- /quiz /auth` audits only pages starting with those paths.
@@ -14,9 +14,9 @@ import { join, relative, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, devices, type Page } from '@playwright/test';
 import { DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
-import { chromiumArgs, chromiumPath } from '../playwright.config.ts';
 import { copy, labels } from '../tests/content.ts';
-import { buildForE2e, e2ePorts, startE2eEnvironment } from './e2e-env.ts';
+import { chromiumArgs, ensureChromium } from './lib/chromium.ts';
+import { buildForE2e, e2ePorts, startE2eEnvironment } from './lib/e2e-env.ts';
 
 const viewports = {
   desktop: devices['Desktop Chrome'],
@@ -504,7 +504,7 @@ console.log(`Building ${outDir} (when stale)...`);
 buildForE2e(ports, outDir);
 const work = mkdtempSync(join(tmpdir(), 'signals-audit-'));
 const environment = await startE2eEnvironment(ports, join(work, 'data'), outDir);
-const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+const browser = await chromium.launch({ executablePath: ensureChromium(), args: chromiumArgs });
 let clean = false;
 try {
   const list = states(builtRoutes(resolve(outDir)));

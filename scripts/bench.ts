@@ -19,8 +19,8 @@ import { Worker } from 'node:worker_threads';
 import { createClient } from '@supabase/supabase-js';
 import { loadConfig, startStack } from 'local-supabase';
 import { freePort } from 'local-supabase/testing';
-import type { HttpJob, LoadResult, ProfileJob } from './bench-load.ts';
-import { startFeedServer } from './feed-server.ts';
+import type { HttpJob, LoadResult, ProfileJob } from './lib/bench-load.ts';
+import { startFeedServer } from './lib/feed-server.ts';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 100);
 const NEWS_CONCURRENCY = 50;
@@ -72,7 +72,7 @@ let profiled = 0;
 /** Runs a job of bench-load.ts in a worker thread; throws when a request failed. */
 function load(name: string, job: HttpJob | ProfileJob): Promise<LoadResult> {
   return new Promise<LoadResult>((done, fail) => {
-    const worker = new Worker(new URL('./bench-load.ts', import.meta.url), { workerData: job });
+    const worker = new Worker(new URL('./lib/bench-load.ts', import.meta.url), { workerData: job });
     let cpu = process.threadCpuUsage();
     worker.on('message', async (message: 'start' | LoadResult) => {
       if (message === 'start') {

@@ -24,7 +24,7 @@ import {
   parseHeadersFile,
   parsePolicy,
 } from '../src/lib/security-headers.ts';
-import { routeOf } from './headers.ts';
+import { routeOf } from './lib/headers.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -105,7 +105,7 @@ function files(dir: string): string[] {
 
 /** Local addresses that libraries carry as defaults and never use here (auth-js's GoTrue URL). */
 // Decap CMS's local-proxy default (admin/decap-cms.js), used only with `local_backend`, which no build's
-// config.yml has (the dev server's has: scripts/cms-admin.ts).
+// config.yml has (the dev server's has: scripts/lib/cms-admin.ts).
 const libraryDefaults = ['http://localhost:9999', 'http://localhost:8081'];
 
 const textFile = /\.(html|js|mjs|css|json|xml|txt|svg|webmanifest|conf)$|\/_headers$/;

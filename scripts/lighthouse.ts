@@ -16,11 +16,11 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { loadConfig, startStack } from 'local-supabase';
 import { freePort } from 'local-supabase/testing';
-import { chromiumArgs, chromiumPath } from '../playwright.config.ts';
 import { TRADINGVIEW_FRAME_ORIGIN, TRADINGVIEW_SCRIPT } from '../src/lib/chart-widget.ts';
-import { buildIfStale } from './build.ts';
-import { startFeedServer } from './feed-server.ts';
-import { startSiteServer } from './serve.ts';
+import { buildIfStale } from './lib/build.ts';
+import { chromiumArgs, ensureChromium } from './lib/chromium.ts';
+import { startFeedServer } from './lib/feed-server.ts';
+import { startSiteServer } from './lib/serve.ts';
 
 const OUT_DIR = 'dist-lighthouse';
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -111,7 +111,10 @@ try {
   const unlisted = builtRoutes(OUT_DIR).filter((route) => !listed.has(route));
   const blocked = await unreachable([new URL(TRADINGVIEW_SCRIPT).origin, TRADINGVIEW_FRAME_ORIGIN]);
 
-  chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags: ['--headless=new', ...chromiumArgs] });
+  chrome = await chromeLauncher.launch({
+    chromePath: ensureChromium(),
+    chromeFlags: ['--headless=new', ...chromiumArgs],
+  });
   console.log(`Lighthouse ${lighthouseVersion()}, mobile preset, median of ${runs} run${runs === 1 ? '' : 's'}`);
   if (blocked.length) {
     console.log(`Blocked in the browser (unreachable from this machine): ${blocked.join(', ')}`);

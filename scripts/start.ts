@@ -1,7 +1,7 @@
 // `npm start`: builds the site if out of date, starts the local Supabase stack, serves the site; Ctrl-C stops all.
 import { loadConfig, stackSummary, startStack, stopOnSignal } from 'local-supabase';
-import { buildIfStale } from './build.ts';
-import { startSiteServer } from './serve.ts';
+import { buildIfStale } from './lib/build.ts';
+import { startSiteServer } from './lib/serve.ts';
 
 const port = Number(process.env.PORT ?? 4321);
 // The site has no magic-link sign-up: /otp creates no users here unless OTP_SIGNUPS says otherwise.

@@ -6,10 +6,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startThrowawayCluster } from 'local-supabase/testing';
-import { buildForE2e, e2ePorts, startE2eEnvironment } from './e2e-env.ts';
+import { ensureChromium } from './lib/chromium.ts';
+import { buildForE2e, e2ePorts, startE2eEnvironment } from './lib/e2e-env.ts';
 import { HTML_BUDGET, measure, overBudget } from './size.ts';
 
-// Ports of the test run (TEST_SITE_PORT, TEST_API_PORT; see scripts/e2e-env.ts).
+// Ports of the test run (TEST_SITE_PORT, TEST_API_PORT; see scripts/lib/e2e-env.ts).
 const E2E = e2ePorts();
 
 const work = mkdtempSync(join(tmpdir(), 'signals-test-'));
@@ -28,17 +29,6 @@ const excerpt = (text: string, lines = 12) =>
     .filter((line) => !/^\s+at .*(node_modules\/|<anonymous>|node:internal)/.test(line))
     .slice(0, lines)
     .join('\n');
-
-function chromium(): string {
-  const path = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((p) => p && existsSync(p));
-  if (!path) {
-    console.error(
-      'No Chromium found: install one (Debian: apt-get install chromium; elsewhere: npx playwright install chromium) or set CHROMIUM_PATH.',
-    );
-    process.exit(1);
-  }
-  return path;
-}
 
 // Asynchronous on purpose: the e2e run needs this process's stack and site server to keep answering.
 // The step's output goes to ours as it comes; its last lines are kept for the summary if it fails.
@@ -141,7 +131,8 @@ const specs = args.filter((a) => a.includes('/') || a.endsWith('.ts'));
 const only = new Set(args.filter((a) => !specs.includes(a)));
 const want = (step: string) => only.size === 0 || only.has(step);
 
-chromium();
+// Before any step, so that a missing browser fails the run at once with the command that installs one.
+if (want('e2e')) ensureChromium();
 
 // Types and lint first: an error there fails the run (Biome's warnings do not).
 if (want('check')) {

@@ -1,4 +1,4 @@
-// The headers of the content editor at /admin/ (Decap CMS, scripts/cms-admin.ts), apart from the public
+// The headers of the content editor at /admin/ (Decap CMS, scripts/lib/cms-admin.ts), apart from the public
 // pages' rules (src/lib/security-headers.ts), which do not change for it. Decap is a single-page React app
 // that compiles its config schema at run time (ajv: 'unsafe-eval') and writes its styles into <style>
 // elements (emotion: 'unsafe-inline' for styles); it talks to the GitHub API and shows GitHub avatars and

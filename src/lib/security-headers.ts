@@ -1,6 +1,6 @@
 // The site's HTTP security headers, one set of rules for every place that serves dist/: the `_headers` file
 // Netlify and Cloudflare Pages read, the nginx include for a self-hosted box, and the local server
-// (scripts/serve.ts), which applies the generated `_headers` itself so the e2e run proves what hosts send.
+// (scripts/lib/serve.ts), which applies the generated `_headers` itself so the e2e run proves what hosts send.
 //
 // Each page already carries Astro's CSP <meta> (script-src and style-src with the hashes of its inline
 // scripts and styles, frame-src where a page embeds a widget). A browser enforces a header policy and a
@@ -139,7 +139,7 @@ export function headerRules(pages: PagePolicy[], options: HeaderOptions): Header
 /** The `_headers` file (Netlify, Cloudflare Pages): a path line, then indented `Name: value` lines. */
 export function renderHeadersFile(rules: HeaderRule[]): string {
   const blocks = rules.map((r) => [r.path, ...r.headers.map(([name, value]) => `  ${name}: ${value}`)].join('\n'));
-  return `# Generated at build time from the pages' CSP <meta> (scripts/headers.ts): do not edit.\n${blocks.join('\n\n')}\n`;
+  return `# Generated at build time from the pages' CSP <meta> (scripts/lib/headers.ts): do not edit.\n${blocks.join('\n\n')}\n`;
 }
 
 export function parseHeadersFile(text: string): HeaderRule[] {
@@ -204,7 +204,7 @@ export function renderNginx(rules: HeaderRule[]): string {
     pages.set(file, rule.headers);
   }
   const lines = [
-    "# Generated at build time from the pages' CSP <meta> (scripts/headers.ts): do not edit.",
+    "# Generated at build time from the pages' CSP <meta> (scripts/lib/headers.ts): do not edit.",
     '# Include inside the server block that serves dist/: root <path to dist>; include <path to dist>/_headers.nginx.conf;',
     'index index.html;',
     'error_page 404 /404.html;',

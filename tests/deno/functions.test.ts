@@ -10,7 +10,7 @@ import { functionEnv } from 'local-supabase';
 import { startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { functionNames } from '../../scripts/deno.ts';
-import { type FeedServer, startFeedServer } from '../../scripts/feed-server.ts';
+import { type FeedServer, startFeedServer } from '../../scripts/lib/feed-server.ts';
 import { type DenoFunctions, serveWithDeno } from './serve.ts';
 
 const HOSTS = ['node', 'deno'] as const;

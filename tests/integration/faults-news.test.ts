@@ -4,7 +4,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type FeedServer, startFeedServer } from '../../scripts/feed-server.ts';
+import { type FeedServer, startFeedServer } from '../../scripts/lib/feed-server.ts';
 
 const TIMEOUT_MS = 1000;
 /** Generous for a loaded machine, and still far below the 10 s default limit the stack would otherwise use. */

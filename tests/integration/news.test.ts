@@ -3,7 +3,7 @@
 
 import { startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type FeedServer, startFeedServer } from '../../scripts/feed-server.ts';
+import { type FeedServer, startFeedServer } from '../../scripts/lib/feed-server.ts';
 
 interface Answer {
   articles: {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { z } from 'astro/zod';
 import { describe, expect, it } from 'vitest';
-import { type CmsCollection, type CmsField, cmsConfig, contentCollections } from '../../scripts/cms-config.ts';
+import { type CmsCollection, type CmsField, cmsConfig, contentCollections } from '../../scripts/lib/cms-config.ts';
 import { adminPolicy, adminRules } from '../../src/lib/admin-headers.ts';
 import { renderHeadersFile, renderNginx } from '../../src/lib/security-headers.ts';
 

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEMO_ANON_KEY, DEMO_JWT_SECRET, DEMO_PUBLISHABLE_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeAdmin } from '../../scripts/cms-admin.ts';
 import {
   checkAdmin,
   checkBuild,
@@ -14,7 +13,8 @@ import {
   type Env,
   redirectAllowed,
 } from '../../scripts/deploy-check.ts';
-import { writeHostHeaders } from '../../scripts/headers.ts';
+import { writeAdmin } from '../../scripts/lib/cms-admin.ts';
+import { writeHostHeaders } from '../../scripts/lib/headers.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'deploy-check-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -313,7 +313,7 @@ describe('npm run deploy:check on a build made with the demo keys', () => {
 });
 
 describe('the content editor in the build', () => {
-  /** A built site with /admin/ as `astro build` writes it (scripts/cms-admin.ts), then its header files. */
+  /** A built site with /admin/ as `astro build` writes it (scripts/lib/cms-admin.ts), then its header files. */
   function withAdmin(name: string, repo: string) {
     const dir = site(name);
     writeAdmin(dir, { repo });

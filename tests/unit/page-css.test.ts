@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pruneCss, prunePage, selectorNeeds, styleHash } from '../../scripts/page-css.ts';
+import { pruneCss, prunePage, selectorNeeds, styleHash } from '../../scripts/lib/page-css.ts';
 
 // A stylesheet shaped as Tailwind 4 writes it after the build: layers, the theme's variables, escaped class
 // names, variants inside @media, @property and @keyframes, and an Astro-scoped component rule.

@@ -4,17 +4,17 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-// scripts/headers.ts writes dist/_headers, scripts/page-css.ts cuts each page's CSS and scripts/cms-admin.ts
+// scripts/lib/headers.ts writes dist/_headers, scripts/lib/page-css.ts cuts each page's CSS and scripts/lib/cms-admin.ts
 // copies the content editor after each build (the integrations in astro.config.mjs).
 const sources = [
   'src',
   'content',
   'public',
   'astro.config.mjs',
-  'scripts/headers.ts',
-  'scripts/page-css.ts',
-  'scripts/cms-admin.ts',
-  'scripts/cms-config.ts',
+  'scripts/lib/headers.ts',
+  'scripts/lib/page-css.ts',
+  'scripts/lib/cms-admin.ts',
+  'scripts/lib/cms-config.ts',
   'package.json',
   'tsconfig.json',
 ];
@@ -24,7 +24,7 @@ const buildEnv = [
   'PUBLIC_SUPABASE_ANON_KEY',
   'SITE_URL',
   'PORT',
-  // The content editor's production settings (scripts/cms-config.ts).
+  // The content editor's production settings (scripts/lib/cms-config.ts).
   'CMS_GITHUB_REPO',
   'CMS_GITHUB_BRANCH',
   'CMS_AUTH_URL',

@@ -13,7 +13,7 @@ import {
   headersForPath,
   NGINX_FILE,
   parseHeadersFile,
-} from '../src/lib/security-headers.ts';
+} from '../../src/lib/security-headers.ts';
 
 export interface SiteServerOptions {
   dir?: string;

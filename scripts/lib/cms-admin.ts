@@ -1,6 +1,6 @@
 // The content editor at /admin/: Decap CMS's own bundle, copied from node_modules (the CSP allows no other
 // origin's scripts), a static page that loads it, and config.yml generated from the content schemas
-// (scripts/cms-config.ts), and a preview in the site's own look (its stylesheet, the page and FAQ markup).
+// (scripts/lib/cms-config.ts), and a preview in the site's own look (its stylesheet, the page and FAQ markup).
 // `astro build` writes them into the build; `astro dev` (and `npm run cms`) serves them with a config that
 // saves through the local proxy (decap-server) into the working copy.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -60,7 +60,7 @@ export const PREVIEW_JS = `(() => {
 })();
 `;
 
-/** The site's whole stylesheet, as Astro inlines it in every page before scripts/page-css.ts cuts it. */
+/** The site's whole stylesheet, as Astro inlines it in every page before scripts/lib/page-css.ts cuts it. */
 export function siteStylesheet(dir: string): string {
   const html = readFileSync(join(dir, '404.html'), 'utf8');
   const css = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((m) => m[1]).join('\n');
