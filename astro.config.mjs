@@ -25,7 +25,7 @@ export default defineConfig({
   security: { csp: true },
   integrations: [
     react(),
-    // The content editor at /admin/ (Decap CMS, fields from src/content/schemas.ts): README, "Content editing".
+    // The content editor at /admin/ (Decap CMS, fields from src/content/schemas.ts): docs/editing.md.
     // Before pageCss, so its preview takes the site's whole stylesheet; before the headers, which give
     // /admin/ its own policy when the build has it.
     cmsAdmin(),

@@ -9,7 +9,7 @@ export default defineConfig({
   reporter: process.env.CI ? 'line' : 'list',
   timeout: 30_000,
   use: {
-    // scripts/test.ts serves the build and the stack and sets this; by hand: see README.
+    // scripts/test.ts serves the build and the stack and sets this; by hand: see docs/testing.md.
     baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:4321',
     launchOptions: { executablePath: installedChromium(), args: chromiumArgs },
   },

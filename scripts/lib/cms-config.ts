@@ -342,7 +342,7 @@ function originRepo(root: string): string | undefined {
   }
 }
 
-/** The production settings from the build's environment (README, "Content editing"). */
+/** The production settings from the build's environment (docs/editing.md, "Setting up the editor in production"). */
 export function cmsOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, root = '.'): CmsOptions {
   return {
     repo: env.CMS_GITHUB_REPO || originRepo(root) || 'OWNER/REPOSITORY',
