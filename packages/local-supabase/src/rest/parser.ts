@@ -269,9 +269,9 @@ function optionalAlias(s: Stream): string | undefined {
 
 function selectItem(s: Stream): SelectItem {
   s.skipSpaces();
-  // Spread and embedded relations: `..rel(...)`, `alias:rel!hint(...)`. Parsed so the error can name them.
+  // Spread and embedded relations: `...rel(...)`, `alias:rel!hint(...)`. Parsed so the error can name them.
   const relation = s.attempt(() => {
-    if (s.startsWith('..')) s.pos += 2;
+    if (s.startsWith('...')) s.pos += 3;
     else optionalAlias(s);
     const name = fieldName(s);
     embedParams(s);

@@ -81,6 +81,7 @@ describe('select', () => {
     ],
     ['*,client(*,nested(*))', [star, relation('client')]],
     ['alias:rel!inner!hint(a,b:c::text)', [relation('rel')]],
+    ['*,...client(*),other(*)', [star, relation('client'), relation('other')]],
   ])('%j', (text, items) => {
     expect(parseSelect(text)).toEqual(items);
   });
