@@ -264,11 +264,15 @@ describe('and / or', () => {
     expect(parseLogic(key, value)).toEqual(parsed);
   });
 
-  // The first three are PostgREST's own doctests; the column counts the operator put before the value.
+  // The first five are PostgREST's own doctests; the column counts the operator put before the value.
   test.each<[string, string, number, string]>([
     ['or', '()', 4, `unexpected ")" expecting ${FIELD_NAME}, negation operator (not) or logic operator (and, or)`],
+    ['or', '(id.in.1,2,id.eq.3)', 10, 'unexpected "1" expecting "("'],
     ['or', ')(', 3, 'unexpected ")" expecting "("'],
     ['and', '(ord(id.eq.1,id.eq.1),id.eq.2)', 7, 'unexpected "d" expecting "("'],
+    ['or', '(id.eq.1,not.xor(id.eq.2,id.eq.3))', 16, 'unexpected "x" expecting logic operator (and, or)'],
+    ['or', '(a.foo.1)', 10, 'unknown single value operator foo'],
+    ['or', '(a)', 5, 'unexpected ")" expecting letter, digit, "-", "->>", "->" or delimiter (.)'],
     ['or', '(a.eq.1,b.eq.2', 17, 'unexpected end of input expecting ")"'],
   ])('%s=%s is refused at column %i', (key, value, column, details) => {
     expect(thrown(() => parseLogic(key, value))).toEqual(
