@@ -269,9 +269,9 @@ function optionalAlias(s: Stream): string | undefined {
 
 function selectItem(s: Stream): SelectItem {
   s.skipSpaces();
-  // Spread and embedded relations: `..rel(...)`, `alias:rel!hint(...)`. Parsed so the error can name them.
+  // Spread and embedded relations: `...rel(...)`, `alias:rel!hint(...)`. Parsed so the error can name them.
   const relation = s.attempt(() => {
-    if (s.startsWith('..')) s.pos += 2;
+    if (s.startsWith('...')) s.pos += 3;
     else optionalAlias(s);
     const name = fieldName(s);
     embedParams(s);
@@ -496,13 +496,21 @@ function logicSingleVal(s: Stream): string {
 }
 
 function logicTree(s: Stream): LogicTree {
-  const asFilter = s.attempt((): LogicTree => {
+  // A filter first, then `not.`/`and`/`or`. As in Parsec, when the second reading fails without taking any
+  // input, the reading that got further names the error: `or=(id.foo.1)` is an unknown operator at `foo`.
+  const start = s.pos;
+  let asFilter: Failure;
+  try {
     const f = field(s);
-    s.expect('.', 'delimiter (.)');
+    if (s.peek() !== '.') s.fail(['letter', 'digit', '"-"', '"->>"', '"->"', 'delimiter (.)']);
+    s.pos++;
     const expr = opExpr(s, logicSingleVal);
     return { kind: 'filter', filter: { field: f, ...expr } };
-  });
-  if (asFilter) return asFilter;
+  } catch (err) {
+    if (!(err instanceof Failure) || err.fatal) throw err;
+    asFilter = err;
+    s.pos = start;
+  }
   let negate = false;
   if (s.startsWith('not.')) {
     negate = true;
@@ -511,7 +519,9 @@ function logicTree(s: Stream): LogicTree {
   let op: 'and' | 'or';
   if (s.startsWith('and')) op = 'and';
   else if (s.startsWith('or')) op = 'or';
-  else s.fail(['field name (* or [a..z0..9_$])', 'negation operator (not)', 'logic operator (and, or)']);
+  else if (negate) s.fail(['logic operator (and, or)']);
+  else if (asFilter.pos > start) throw asFilter;
+  else s.fail([...asFilter.expecting, 'negation operator (not)', 'logic operator (and, or)']);
   s.pos += op.length;
   s.skipSpaces();
   s.expect('(');
