@@ -7,6 +7,7 @@ import { createClient } from '@supabase/supabase-js';
 import { afterAll, expect, inject, test } from 'vitest';
 import { DEMO_SERVICE_ROLE_KEY } from '../../src/config.ts';
 import { freePort } from '../../testing/free-port.ts';
+import { until } from '../../testing/stack.ts';
 
 const template = inject('template');
 const dataDir = mkdtempSync(join(tmpdir(), 'signals-kill-'));
@@ -59,7 +60,8 @@ test.skipIf(template.kind !== 'pglite')(
         acknowledged.push(email);
       }
     });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Killed once writes are flowing, however long the first ones take on a busy machine.
+    await until('20 acknowledged writes', async () => (acknowledged.length >= 20 ? true : undefined), 30_000, 20);
     first.kill('SIGKILL');
     writing = false;
     await Promise.allSettled(writers);
