@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
+import Button from '../../components/ui/Button.tsx';
 import { type AuthLabels, type SignUpFields, signUpFailure, signUpProblem } from '../../lib/auth-forms.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
 import AuthField from './AuthField.tsx';
-import { primaryButtonClass } from './AuthSignIn.tsx';
 import { functionErrorText, problemToast } from './auth-toast.ts';
 import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordChecklist.tsx';
 
@@ -125,9 +125,9 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
           onChange={set('website')}
         />
       </div>
-      <button type="submit" className={primaryButtonClass} disabled={busy || !passwordMeetsRules(fields.password)}>
+      <Button type="submit" className="w-full" disabled={busy || !passwordMeetsRules(fields.password)}>
         {busy ? labels.creating : labels.signUp}
-      </button>
+      </Button>
       <p className="text-sm text-muted">
         {labels.privacyNote}{' '}
         <a href="/privacy" className="text-accent underline">

@@ -1,4 +1,5 @@
 import { type SubmitEvent, useRef, useState } from 'react';
+import Button from '../../components/ui/Button.tsx';
 import { signOut } from '../../stores/sign-out.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
@@ -9,9 +10,6 @@ import { inputClass } from './SettingsProfileForm.tsx';
 interface Props {
   labels: SettingsLabels;
 }
-
-const buttonClass =
-  'inline-flex min-h-12 items-center rounded-lg px-5 font-semibold disabled:cursor-not-allowed disabled:opacity-60';
 
 /** Saves `data` as a JSON file through the browser's download (a Blob behind an <a download>). */
 function saveJson(data: unknown, fileName: string) {
@@ -105,26 +103,16 @@ export default function SettingsDataRights({ labels }: Props) {
         <div>
           <h3 className="text-xl font-semibold">{labels.downloadHeading}</h3>
           <p className="mt-2 text-muted">{labels.downloadText}</p>
-          <button
-            type="button"
-            onClick={download}
-            disabled={downloading}
-            className={`${buttonClass} mt-4 bg-accent text-navy-950 hover:bg-accent-strong`}
-          >
+          <Button onClick={download} disabled={downloading} className="mt-4">
             {downloading ? labels.downloading : labels.download}
-          </button>
+          </Button>
         </div>
         <div>
           <h3 className="text-xl font-semibold">{labels.deleteHeading}</h3>
           <p className="mt-2 text-muted">{labels.deleteText}</p>
-          <button
-            type="button"
-            onClick={openDialog}
-            aria-haspopup="dialog"
-            className={`${buttonClass} mt-4 border border-danger text-danger hover:bg-danger/10`}
-          >
+          <Button variant="danger-outline" onClick={openDialog} aria-haspopup="dialog" className="mt-4">
             {labels.deleteOpen}
-          </button>
+          </Button>
         </div>
       </div>
 
@@ -163,21 +151,12 @@ export default function SettingsDataRights({ labels }: Props) {
             </p>
           </div>
           <div className="flex flex-wrap justify-end gap-3">
-            <button
-              type="button"
-              onClick={() => dialog.current?.close()}
-              disabled={deleting}
-              className={`${buttonClass} border border-navy-600 hover:bg-white/10`}
-            >
+            <Button variant="outline" onClick={() => dialog.current?.close()} disabled={deleting}>
               {labels.cancel}
-            </button>
-            <button
-              type="submit"
-              disabled={!password || deleting}
-              className={`${buttonClass} bg-danger text-navy-950 hover:bg-danger/90`}
-            >
+            </Button>
+            <Button variant="danger" type="submit" disabled={!password || deleting}>
               {deleting ? labels.deleting : labels.deleteConfirm}
-            </button>
+            </Button>
           </div>
         </form>
       </dialog>

@@ -1,5 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
 import { passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
+import Button from '../../components/ui/Button.tsx';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
 import type { SettingsLabels } from '../Settings.tsx';
@@ -143,13 +144,9 @@ export default function SettingsPassword({ email, labels, checklist }: Props) {
         )}
       </div>
       <div>
-        <button
-          type="submit"
-          disabled={!ready || busy}
-          className="inline-flex min-h-12 items-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60"
-        >
+        <Button type="submit" disabled={!ready || busy}>
           {busy ? labels.updatingPassword : labels.updatePassword}
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { type SubmitEvent, useEffect, useState } from 'react';
+import Button from '../../components/ui/Button.tsx';
 import { NAME_MAX_LENGTH, profileNames } from '../../lib/profile.ts';
 import { $profile, $profileSaving, saveProfileNames } from '../../stores/profile.ts';
 import { toast } from '../../stores/toasts.ts';
@@ -107,13 +108,9 @@ export default function SettingsProfileForm({ userId, email, labels }: Props) {
           </p>
         </div>
         <div className="sm:col-span-2">
-          <button
-            type="submit"
-            disabled={disabled}
-            className="inline-flex min-h-12 items-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60"
-          >
+          <Button type="submit" disabled={disabled}>
             {saving ? labels.saving : labels.save}
-          </button>
+          </Button>
         </div>
       </form>
     </section>
