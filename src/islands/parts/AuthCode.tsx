@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
+import Field from '../../components/ui/Field.tsx';
 import { type AuthLabels, type CodeStep, cleanCode, codeFailure, codeProblem } from '../../lib/auth-forms.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
-import AuthField, { inputClass } from './AuthField.tsx';
 import { requestReset, resendConfirmation } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
 import OneTimeCodeField from './OneTimeCodeField.tsx';
@@ -102,7 +102,7 @@ export default function AuthCode({ labels, step, email: knownEmail, onBack, onRe
         </h2>
         <p className="mt-1 text-sm text-muted">{recover ? labels.recoverLead : labels.codeLead}</p>
       </div>
-      <AuthField
+      <Field
         ref={emailRef}
         id="code-email"
         label={labels.email}
@@ -121,7 +121,6 @@ export default function AuthCode({ labels, step, email: knownEmail, onBack, onRe
         error={error}
         value={code}
         onChange={setCode}
-        inputClass={inputClass}
       />
       <Button type="submit" className="w-full" disabled={busy !== null}>
         {busy === 'verify' ? labels.confirming : recover ? labels.confirmRecoverCode : labels.confirmCode}

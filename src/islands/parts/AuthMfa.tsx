@@ -3,7 +3,6 @@ import Button from '../../components/ui/Button.tsx';
 import type { AuthLabels } from '../../lib/auth-forms.ts';
 import { cleanTotp, isTotpFormat, totpFailure, verifiedTotpFactors } from '../../lib/mfa.ts';
 import { supabase } from '../../stores/supabase.ts';
-import { inputClass } from './AuthField.tsx';
 import OneTimeCodeField from './OneTimeCodeField.tsx';
 
 interface Props {
@@ -100,7 +99,6 @@ export default function AuthMfa({ labels, onVerified, onNoFactor, onCancel }: Pr
         error={error}
         value={code}
         onChange={setCode}
-        inputClass={inputClass}
       />
       <Button type="submit" className="w-full" disabled={busy || !factorId}>
         {busy ? labels.mfaVerifying : labels.mfaVerify}

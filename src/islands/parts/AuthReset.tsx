@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
 import Button from '../../components/ui/Button.tsx';
+import Field from '../../components/ui/Field.tsx';
 import { type AuthLabels, isExpiredSessionError, resetProblem } from '../../lib/auth-forms.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
-import AuthField from './AuthField.tsx';
 import { problemToast } from './auth-toast.ts';
 import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordChecklist.tsx';
 
@@ -64,7 +64,7 @@ export default function AuthReset({ labels, passwordLabels, onLeave }: Props) {
         <p className="mt-1 text-sm text-muted">{labels.resetLead}</p>
       </div>
       <div>
-        <AuthField
+        <Field
           id="reset-password"
           label={labels.newPassword}
           type="password"
@@ -82,7 +82,7 @@ export default function AuthReset({ labels, passwordLabels, onLeave }: Props) {
           <PasswordChecklist id="reset-password-rules" password={password} labels={passwordLabels} />
         </div>
       </div>
-      <AuthField
+      <Field
         id="reset-confirm"
         label={labels.confirmPassword}
         type="password"

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
+import Field from '../../components/ui/Field.tsx';
 import { type AuthLabels, type CodeStep, isNotConfirmed, signInFailure } from '../../lib/auth-forms.ts';
 import { needsSecondFactor } from '../../lib/mfa.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
-import AuthField from './AuthField.tsx';
 import { requestReset } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
 
@@ -67,7 +67,7 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
 
   return (
     <form onSubmit={onSubmit} className="space-y-4">
-      <AuthField
+      <Field
         id="signin-email"
         label={labels.email}
         type="email"
@@ -77,7 +77,7 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
         value={email}
         onChange={(e) => setEmail(e.target.value)}
       />
-      <AuthField
+      <Field
         id="signin-password"
         label={labels.password}
         type="password"

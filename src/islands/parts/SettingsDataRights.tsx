@@ -1,11 +1,11 @@
 import { type SubmitEvent, useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
+import Field from '../../components/ui/Field.tsx';
 import { signOut } from '../../stores/sign-out.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
 import type { SettingsLabels } from '../Settings.tsx';
 import { functionErrorText } from './auth-toast.ts';
-import { inputClass } from './SettingsProfileForm.tsx';
 
 interface Props {
   labels: SettingsLabels;
@@ -130,26 +130,17 @@ export default function SettingsDataRights({ labels }: Props) {
             <p>{labels.deleteWhat}</p>
             <p>{labels.deleteKept}</p>
           </div>
-          <div>
-            <label htmlFor="delete-account-password" className="font-medium">
-              {labels.deletePassword}
-            </label>
-            <input
-              id="delete-account-password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? 'delete-account-problem' : undefined}
-              disabled={deleting}
-              className={inputClass}
-            />
-            <p id="delete-account-problem" role="alert" className="mt-1 min-h-6 text-sm text-danger">
-              {problem}
-            </p>
-          </div>
+          <Field
+            id="delete-account-password"
+            label={labels.deletePassword}
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={problem}
+            disabled={deleting}
+          />
           <div className="flex flex-wrap justify-end gap-3">
             <Button variant="outline" onClick={() => dialog.current?.close()} disabled={deleting}>
               {labels.cancel}

@@ -5,7 +5,6 @@ import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
 import type { SettingsLabels } from '../Settings.tsx';
 import OneTimeCodeField from './OneTimeCodeField.tsx';
-import { inputClass } from './SettingsProfileForm.tsx';
 
 interface Props {
   labels: SettingsLabels;
@@ -183,8 +182,6 @@ export default function SettingsTwoFactor({ labels }: Props) {
       error={error}
       value={code}
       onChange={setCode}
-      inputClass={inputClass}
-      labelClass="font-medium"
     />
   );
   const cancelButton = (
@@ -258,7 +255,7 @@ export default function SettingsTwoFactor({ labels }: Props) {
             className="size-48 rounded-lg bg-white p-3"
           />
           <div>
-            <p id="two-factor-secret-label" className="font-medium">
+            <p id="two-factor-secret-label" className="text-sm font-medium">
               {labels.twoFactorSecret}
             </p>
             <div className="mt-2 flex flex-wrap items-center gap-3">
