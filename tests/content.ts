@@ -5,45 +5,19 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { z } from 'astro/zod';
-import {
-  bandSchema,
-  cardGroupSchema,
-  cardSchema,
-  demoSchema,
-  faqSchema,
-  labelsSchema,
-  memberSidebarSchema,
-  pageSchema,
-  quizSchema,
-  resultSchema,
-  signalSchema,
-  siteSchema,
-  tierSchema,
-  verificationSchema,
-} from '../src/content/schemas.ts';
+import { type ContentCollections, contentCollections } from '../src/content/collections.ts';
 
 export { fill } from '../src/lib/fill-template.ts';
 
 const root = resolve(import.meta.dirname, '..', 'content');
 
-/** Folder under content/ -> its schema (as src/content.config.ts wires them). */
-const schemas = {
-  pages: pageSchema,
-  site: siteSchema,
-  labels: labelsSchema,
-  features: cardSchema,
-  values: cardSchema,
-  signals: signalSchema,
-  results: resultSchema,
-  bands: bandSchema,
-  tiers: tierSchema,
-  faq: faqSchema,
-  quiz: quizSchema,
-  demo: demoSchema,
-  'card-groups': cardGroupSchema,
-  verification: verificationSchema,
-  member: memberSidebarSchema,
+/** Folder under content/ -> its schema, from the build's own collection map. */
+type Schemas = {
+  [K in keyof ContentCollections as ContentCollections[K]['folder']]: ContentCollections[K]['schema'];
 };
+const schemas = Object.fromEntries(
+  Object.values(contentCollections).map(({ folder, schema }) => [folder, schema]),
+) as Schemas;
 
 type Folder = keyof typeof schemas;
 type Data<F extends Folder> = z.output<(typeof schemas)[F]>;
