@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { z } from 'astro/zod';
 import { describe, expect, it } from 'vitest';
 import { type CmsCollection, type CmsField, cmsConfig, contentCollections } from '../../scripts/cms-config.ts';
 import { contentCollections as buildCollections } from '../../src/content/collections.ts';
 import { adminPolicy, adminRules } from '../../src/lib/admin-headers.ts';
 import { renderHeadersFile, renderNginx } from '../../src/lib/security-headers.ts';
+import { parseFrontmatter } from '../content.ts';
 
 // The CMS form is generated from the build's zod schemas: every field the build reads is in the form, with
 // the same kind, required flag and rules, and nothing the build accepts is refused by the form.
