@@ -15,13 +15,13 @@ import { SUPABASE_KEY } from '../stores/api-key.ts';
 import { $auth, SUPABASE_URL } from '../stores/auth.ts';
 import { supabase } from '../stores/supabase.ts';
 import { queueToast, toast } from '../stores/toasts.ts';
-import AuthCode from './parts/AuthCode.tsx';
-import AuthMfa from './parts/AuthMfa.tsx';
-import AuthReset from './parts/AuthReset.tsx';
-import AuthSignIn from './parts/AuthSignIn.tsx';
-import AuthSignUp from './parts/AuthSignUp.tsx';
-import { problemToast } from './parts/auth-toast.ts';
-import type { PasswordChecklistLabels } from './parts/PasswordChecklist.tsx';
+import AuthCode from './auth/AuthCode.tsx';
+import AuthMfa from './auth/AuthMfa.tsx';
+import AuthReset from './auth/AuthReset.tsx';
+import AuthSignIn from './auth/AuthSignIn.tsx';
+import AuthSignUp from './auth/AuthSignUp.tsx';
+import { problemToast } from './auth/auth-toast.ts';
+import type { PasswordChecklistLabels } from './auth/PasswordChecklist.tsx';
 
 interface Props {
   labels: AuthLabels;

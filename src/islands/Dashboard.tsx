@@ -4,9 +4,9 @@ import Button from '../components/ui/Button.tsx';
 import type { CardContent, MemberFrame } from '../lib/member-content.ts';
 import { $profile } from '../stores/profile.ts';
 import { supabase } from '../stores/supabase.ts';
-import ComingSoonCards from './parts/ComingSoonCards.tsx';
-import MemberLoading from './parts/MemberLoading.tsx';
-import MemberShell from './parts/MemberShell.tsx';
+import ComingSoonCards from './member/ComingSoonCards.tsx';
+import MemberLoading from './member/MemberLoading.tsx';
+import MemberShell from './member/MemberShell.tsx';
 
 export type DashboardLabels = Record<
   | 'loading'

@@ -4,8 +4,8 @@ import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
+import PasswordChecklist, { type PasswordChecklistLabels } from '../auth/PasswordChecklist.tsx';
 import type { SettingsLabels } from '../Settings.tsx';
-import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordChecklist.tsx';
 
 interface Props {
   /** The signed-in member's address: the current password is checked by signing in with it. */

@@ -3,8 +3,8 @@ import Button from '../../components/ui/Button.tsx';
 import { cleanTotp, isTotpFormat, qrImageSrc, totpFailure, verifiedTotpFactors } from '../../lib/mfa.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
+import OneTimeCodeField from '../auth/OneTimeCodeField.tsx';
 import type { SettingsLabels } from '../Settings.tsx';
-import OneTimeCodeField from './OneTimeCodeField.tsx';
 
 interface Props {
   labels: SettingsLabels;

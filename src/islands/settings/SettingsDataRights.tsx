@@ -4,8 +4,8 @@ import Field from '../../components/ui/Field.tsx';
 import { signOut } from '../../stores/sign-out.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
+import { functionErrorText } from '../auth/auth-toast.ts';
 import type { SettingsLabels } from '../Settings.tsx';
-import { functionErrorText } from './auth-toast.ts';
 
 interface Props {
   labels: SettingsLabels;
