@@ -1,51 +1,43 @@
-// The site's copy as tests read it: content/<collection>/<entry>.md parsed the way Astro parses it (its own
-// frontmatter parser) and checked by the same zod schemas, so a test asserts whatever an editor wrote and an
-// edited sentence does not break it. `copy('pages/index').hero?.banner`, `labels('auth')('signIn')`.
+// The site's copy as tests read it: content/<collection>/<entry>.md parsed the way Astro parses it (the YAML
+// between the `---` lines, with the YAML parser Astro uses) and checked by the same zod schemas, so a test
+// asserts whatever an editor wrote and an edited sentence does not break it. `copy('pages/index').hero?.banner`,
+// `labels('auth')('signIn')`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import type { z } from 'astro/zod';
-import {
-  bandSchema,
-  cardGroupSchema,
-  cardSchema,
-  demoSchema,
-  faqSchema,
-  labelsSchema,
-  memberSidebarSchema,
-  pageSchema,
-  quizSchema,
-  resultSchema,
-  signalSchema,
-  siteSchema,
-  tierSchema,
-  verificationSchema,
-} from '../src/content/schemas.ts';
+import { load } from 'js-yaml';
+import { type ContentCollections, contentCollections } from '../src/content/collections.ts';
 
 export { fill } from '../src/lib/fill-template.ts';
 
 const root = resolve(import.meta.dirname, '..', 'content');
 
-/** Folder under content/ -> its schema (as src/content.config.ts wires them). */
-const schemas = {
-  pages: pageSchema,
-  site: siteSchema,
-  labels: labelsSchema,
-  features: cardSchema,
-  values: cardSchema,
-  signals: signalSchema,
-  results: resultSchema,
-  bands: bandSchema,
-  tiers: tierSchema,
-  faq: faqSchema,
-  quiz: quizSchema,
-  demo: demoSchema,
-  'card-groups': cardGroupSchema,
-  verification: verificationSchema,
-  member: memberSidebarSchema,
+/** Folder under content/ -> its schema, from the build's own collection map. */
+type Schemas = {
+  [K in keyof ContentCollections as ContentCollections[K]['folder']]: ContentCollections[K]['schema'];
 };
+const schemas = Object.fromEntries(
+  Object.values(contentCollections).map(({ folder, schema }) => [folder, schema]),
+) as Schemas;
 
 type Folder = keyof typeof schemas;
+
+/** The frontmatter block as Astro finds it: `---` at the start (after a BOM or blank lines), up to the next. */
+const FRONTMATTER = /(?:^\uFEFF?|^\s*\n)---([\s\S]*?\n)---/;
+
+/**
+ * A Markdown file's frontmatter (YAML, read with js-yaml's `load`, as Astro's own loader does) and the text
+ * after it. Without a frontmatter block: `{}` and the whole text.
+ */
+export function parseFrontmatter(text: string): { frontmatter: Record<string, unknown>; content: string } {
+  const raw = FRONTMATTER.exec(text)?.[1];
+  if (raw === undefined) return { frontmatter: {}, content: text };
+  const parsed = load(raw);
+  return {
+    frontmatter: parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {},
+    content: text.replace(`---${raw}---`, ''),
+  };
+}
 type Data<F extends Folder> = z.output<(typeof schemas)[F]>;
 
 export interface Entry<F extends Folder> {

@@ -1,12 +1,12 @@
 // The CMS's collections (Decap CMS, served at /admin/), generated from the build's own zod schemas
-// (src/content/schemas.ts) and the collection map (src/content.config.ts), so the form asks for exactly the
+// (src/content/schemas.ts) and the collection map (src/content/collections.ts), so the form asks for exactly the
 // fields the build checks, with the same required fields, lengths, patterns and choices. A field added to a
 // schema shows up in the CMS by itself; tests/unit/cms-config.test.ts fails when one is missing.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { z } from 'astro/zod';
-import * as schemas from '../../src/content/schemas.ts';
+import { contentCollections as collectionMap } from '../../src/content/collections.ts';
 
 /** A Decap CMS field definition (https://decapcms.org/docs/widgets/). */
 export interface CmsField {
@@ -42,14 +42,12 @@ export interface CmsCollection {
 }
 
 export interface ContentCollection {
-  /** The collection's name in src/content.config.ts (`faq`, `cardGroups`). */
+  /** The collection's name in src/content/collections.ts (`faq`, `cardGroups`). */
   name: string;
   /** Its folder under the project: `content/faq`. */
   folder: string;
-  /** The name of its schema export in src/content/schemas.ts. */
-  schemaName: string;
   schema: z.ZodType;
-  /** The comment above its definition: the CMS shows it as the collection's description. */
+  /** What it holds: the CMS shows it as the collection's description. */
   description: string;
 }
 
@@ -57,22 +55,14 @@ export interface ContentCollection {
 type Def = any;
 const def = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
-/**
- * The collections of src/content.config.ts, read from its source (it imports astro:content, which only
- * Astro can load): each `const x = defineCollection({ loader: glob({ base: './content/…' }), schema: … })`.
- */
-export function contentCollections(root = '.'): ContentCollection[] {
-  const source = readFileSync(join(root, 'src/content.config.ts'), 'utf8');
-  const found: ContentCollection[] = [];
-  const pattern =
-    /(?:\/\*\*\s*([\s\S]*?)\s*\*\/\s*)?const (\w+) = defineCollection\(\{\s*loader: glob\(\{ base: '\.\/(content\/[^']+)'[^)]*\}\),\s*schema: (\w+),/g;
-  for (const m of source.matchAll(pattern)) {
-    const [, comment = '', name, folder, schemaName] = m;
-    const schema = (schemas as Record<string, unknown>)[schemaName];
-    if (!schema) throw new Error(`src/content.config.ts: ${name} uses ${schemaName}, not exported by schemas.ts`);
-    found.push({ name, folder, schemaName, schema: schema as z.ZodType, description: comment.replace(/\s+/g, ' ') });
-  }
-  return found;
+/** The build's collections (src/content/collections.ts, which src/content.config.ts loads). */
+export function contentCollections(): ContentCollection[] {
+  return Object.entries(collectionMap).map(([name, { folder, schema, description }]) => ({
+    name,
+    folder: `content/${folder}`,
+    schema,
+    description,
+  }));
 }
 
 /** Names whose plain spelling would puzzle an editor. */
@@ -375,7 +365,7 @@ export function cmsConfig(options: CmsOptions = {}, root = '.'): Record<string, 
     // Uploads go under src/assets, where the build optimizes images; Markdown bodies link them relatively.
     media_folder: 'src/assets/uploads',
     public_folder: '../../src/assets/uploads',
-    collections: contentCollections(root).map((c) => collectionOf(c, root)),
+    collections: contentCollections().map((c) => collectionOf(c, root)),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { CardContent, MemberFrame } from '../lib/member-content.ts';
-import ComingSoonCards from './parts/ComingSoonCards.tsx';
-import MemberShell from './parts/MemberShell.tsx';
+import ComingSoonCards from './member/ComingSoonCards.tsx';
+import MemberShell from './member/MemberShell.tsx';
 
 interface Props {
   frame: MemberFrame;

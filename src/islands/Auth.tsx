@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import Button from '../components/ui/Button.tsx';
 import {
   type AuthLabels,
   type AuthMode,
@@ -14,13 +15,13 @@ import { SUPABASE_KEY } from '../stores/api-key.ts';
 import { $auth, SUPABASE_URL } from '../stores/auth.ts';
 import { supabase } from '../stores/supabase.ts';
 import { queueToast, toast } from '../stores/toasts.ts';
-import AuthCode from './parts/AuthCode.tsx';
-import AuthMfa from './parts/AuthMfa.tsx';
-import AuthReset from './parts/AuthReset.tsx';
-import AuthSignIn, { primaryButtonClass } from './parts/AuthSignIn.tsx';
-import AuthSignUp from './parts/AuthSignUp.tsx';
-import { problemToast } from './parts/auth-toast.ts';
-import type { PasswordChecklistLabels } from './parts/PasswordChecklist.tsx';
+import AuthCode from './auth/AuthCode.tsx';
+import AuthMfa from './auth/AuthMfa.tsx';
+import AuthReset from './auth/AuthReset.tsx';
+import AuthSignIn from './auth/AuthSignIn.tsx';
+import AuthSignUp from './auth/AuthSignUp.tsx';
+import { problemToast } from './auth/auth-toast.ts';
+import type { PasswordChecklistLabels } from './auth/PasswordChecklist.tsx';
 
 interface Props {
   labels: AuthLabels;
@@ -331,16 +332,12 @@ export default function Auth({ labels, passwordLabels }: Props) {
         <p className="text-muted">
           {fillAccounts(labels.otherAccountText, otherAccount.current, otherAccount.link.email)}
         </p>
-        <button type="button" className={primaryButtonClass} onClick={() => answerOtherAccount(false)}>
+        <Button className="w-full" onClick={() => answerOtherAccount(false)}>
           {labels.otherAccountStay}
-        </button>
-        <button
-          type="button"
-          className="min-h-12 w-full rounded-lg font-semibold text-white hover:bg-white/10"
-          onClick={() => answerOtherAccount(true)}
-        >
+        </Button>
+        <Button variant="ghost" className="w-full" onClick={() => answerOtherAccount(true)}>
           {labels.otherAccountContinue}
-        </button>
+        </Button>
       </section>
     );
   }

@@ -1,11 +1,12 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
+import Button from '../components/ui/Button.tsx';
 import type { CardContent, MemberFrame } from '../lib/member-content.ts';
 import { $profile } from '../stores/profile.ts';
 import { supabase } from '../stores/supabase.ts';
-import ComingSoonCards from './parts/ComingSoonCards.tsx';
-import MemberLoading from './parts/MemberLoading.tsx';
-import MemberShell from './parts/MemberShell.tsx';
+import ComingSoonCards from './member/ComingSoonCards.tsx';
+import MemberLoading from './member/MemberLoading.tsx';
+import MemberShell from './member/MemberShell.tsx';
 
 export type DashboardLabels = Record<
   | 'loading'
@@ -53,14 +54,9 @@ function DashboardContent({ labels, tools, signInHref }: Omit<Props, 'frame'> & 
     return (
       <div role="alert" className="mt-10 rounded-2xl border border-danger/50 bg-navy-900 p-6">
         <p className="text-lg">{labels.profileError}</p>
-        <button
-          type="button"
-          onClick={goToSignIn}
-          disabled={leaving}
-          className="mt-4 inline-flex min-h-12 items-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:opacity-60"
-        >
+        <Button onClick={goToSignIn} disabled={leaving} className="mt-4">
           {labels.goToSignIn}
-        </button>
+        </Button>
       </div>
     );
   }
@@ -86,13 +82,9 @@ function DashboardContent({ labels, tools, signInHref }: Omit<Props, 'frame'> & 
             </div>
           ))}
         </dl>
-        <button
-          type="button"
-          disabled
-          className="mt-6 inline-flex min-h-12 cursor-not-allowed items-center rounded-lg border border-navy-600 px-5 font-semibold text-muted"
-        >
+        <Button variant="outline" disabled className="mt-6">
           {labels.comingSoon}
-        </button>
+        </Button>
       </section>
     </>
   );

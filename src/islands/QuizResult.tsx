@@ -1,4 +1,5 @@
 import type { RefObject } from 'react';
+import Button from '../components/ui/Button.tsx';
 import type { Cta, QuizData } from '../content/schemas.ts';
 import { fill } from '../lib/fill-template.ts';
 
@@ -35,12 +36,6 @@ const tones: Record<Result['colour'], { border: string; text: string; chip: stri
 };
 
 const figures = ['profitFactor', 'maxDrawdown', 'winRate', 'stopRules', 'maxTrades', 'frequency'] as const;
-
-const linkStyles = {
-  primary: 'bg-accent text-navy-950 hover:bg-accent-strong',
-  secondary: 'border border-accent/70 text-white hover:bg-accent/10',
-  ghost: 'text-white hover:bg-white/10',
-};
 
 /** The quiz's result: the matched tier in its colour, its band's figures, links and Retake Quiz. */
 export default function QuizResult({ headingRef, result, band, bandLabels, labels, links, average, ...rest }: Props) {
@@ -85,21 +80,13 @@ export default function QuizResult({ headingRef, result, band, bandLabels, label
 
       <div className="mt-8 flex flex-wrap gap-3">
         {links.map((link) => (
-          <a
-            key={link.href}
-            href={link.href}
-            className={`inline-flex min-h-12 items-center justify-center rounded-lg px-5 font-semibold no-underline transition-colors ${linkStyles[link.variant ?? 'secondary']}`}
-          >
+          <Button key={link.href} href={link.href} variant={link.variant ?? 'secondary'}>
             {link.label}
-          </a>
+          </Button>
         ))}
-        <button
-          type="button"
-          onClick={rest.onRetake}
-          className="inline-flex min-h-12 items-center justify-center rounded-lg px-5 font-semibold text-white transition-colors hover:bg-white/10"
-        >
+        <Button variant="ghost" onClick={rest.onRetake}>
           {labels.retake}
-        </button>
+        </Button>
       </div>
     </section>
   );

@@ -1,11 +1,11 @@
 import type { CardContent, MemberFrame } from '../lib/member-content.ts';
-import ComingSoonCards from './parts/ComingSoonCards.tsx';
-import MemberShell from './parts/MemberShell.tsx';
-import type { PasswordChecklistLabels } from './parts/PasswordChecklist.tsx';
-import SettingsDataRights from './parts/SettingsDataRights.tsx';
-import SettingsPassword from './parts/SettingsPassword.tsx';
-import SettingsProfileForm from './parts/SettingsProfileForm.tsx';
-import SettingsTwoFactor from './parts/SettingsTwoFactor.tsx';
+import type { PasswordChecklistLabels } from './auth/PasswordChecklist.tsx';
+import ComingSoonCards from './member/ComingSoonCards.tsx';
+import MemberShell from './member/MemberShell.tsx';
+import SettingsDataRights from './settings/SettingsDataRights.tsx';
+import SettingsPassword from './settings/SettingsPassword.tsx';
+import SettingsProfileForm from './settings/SettingsProfileForm.tsx';
+import SettingsTwoFactor from './settings/SettingsTwoFactor.tsx';
 
 export const settingsLabelKeys = [
   'profileHeading',

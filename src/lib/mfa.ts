@@ -1,5 +1,6 @@
 // Two-factor (TOTP) rules as plain functions: whether a session still owes its code, and what a refused code
-// says. The islands (src/islands/parts/AuthMfa.tsx, SettingsTwoFactor.tsx, MemberShell.tsx) adapt them.
+// says. The islands (src/islands/auth/AuthMfa.tsx, settings/SettingsTwoFactor.tsx, member/MemberShell.tsx)
+// adapt them.
 
 /** What supabase-js's auth.mfa.getAuthenticatorAssuranceLevel() answers (or null when it failed). */
 export interface AssuranceLevel {

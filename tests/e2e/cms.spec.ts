@@ -1,12 +1,12 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import { expect, type Page, test } from '@playwright/test';
 import { freePort } from 'local-supabase/testing';
 import { type CmsProcesses, startCms } from '../../scripts/cms.ts';
 import { pageSchema } from '../../src/content/schemas.ts';
 import { adminPolicy } from '../../src/lib/admin-headers.ts';
+import { parseFrontmatter } from '../content.ts';
 
 // The content editor at /admin/. Local editing runs `npm run cms` (scripts/cms.ts: Decap's local proxy and the
 // Astro dev server) on a throwaway copy of the project, so the edits never touch this working copy's content/.

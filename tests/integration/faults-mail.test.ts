@@ -78,7 +78,7 @@ describe('SMTP down', () => {
     const { status, body } = await failure(error);
     expect(status).toBe(503);
     expect(body).toEqual({ error: MAIL_FAILURE_MESSAGE });
-    // What the sign-up form makes of it (src/islands/parts/AuthSignUp.tsx): the title and the server's words.
+    // What the sign-up form makes of it (src/islands/auth/AuthSignUp.tsx): the title and the server's words.
     const shown = signUpFailure(body.error as string);
     expect(authLabel(shown.title)).toBe('Sign up failed');
     expect(shown.text).toBe(

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
+import Button from '../../components/ui/Button.tsx';
+import Field from '../../components/ui/Field.tsx';
 import { type AuthLabels, type SignUpFields, signUpFailure, signUpProblem } from '../../lib/auth-forms.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
-import AuthField from './AuthField.tsx';
-import { primaryButtonClass } from './AuthSignIn.tsx';
 import { functionErrorText, problemToast } from './auth-toast.ts';
 import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordChecklist.tsx';
 
@@ -66,7 +66,7 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
   return (
     <form onSubmit={onSubmit} className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <AuthField
+        <Field
           id="signup-first-name"
           label={labels.firstName}
           autoComplete="given-name"
@@ -74,7 +74,7 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
           value={fields.firstName}
           onChange={set('firstName')}
         />
-        <AuthField
+        <Field
           id="signup-last-name"
           label={labels.lastName}
           autoComplete="family-name"
@@ -83,7 +83,7 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
           onChange={set('lastName')}
         />
       </div>
-      <AuthField
+      <Field
         id="signup-email"
         label={labels.email}
         type="email"
@@ -94,7 +94,7 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
         onChange={set('email')}
       />
       <div>
-        <AuthField
+        <Field
           id="signup-password"
           label={labels.password}
           type="password"
@@ -125,9 +125,9 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
           onChange={set('website')}
         />
       </div>
-      <button type="submit" className={primaryButtonClass} disabled={busy || !passwordMeetsRules(fields.password)}>
+      <Button type="submit" className="w-full" disabled={busy || !passwordMeetsRules(fields.password)}>
         {busy ? labels.creating : labels.signUp}
-      </button>
+      </Button>
       <p className="text-sm text-muted">
         {labels.privacyNote}{' '}
         <a href="/privacy" className="text-accent underline">

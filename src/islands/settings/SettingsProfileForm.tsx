@@ -1,5 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { type SubmitEvent, useEffect, useState } from 'react';
+import Button from '../../components/ui/Button.tsx';
+import Field from '../../components/ui/Field.tsx';
 import { NAME_MAX_LENGTH, profileNames } from '../../lib/profile.ts';
 import { $profile, $profileSaving, saveProfileNames } from '../../stores/profile.ts';
 import { toast } from '../../stores/toasts.ts';
@@ -10,9 +12,6 @@ interface Props {
   email: string;
   labels: SettingsLabels;
 }
-
-export const inputClass =
-  'mt-1 block min-h-12 w-full rounded-lg border border-navy-600 bg-navy-950 px-3 text-white placeholder:text-subtle disabled:opacity-70 read-only:bg-navy-800';
 
 /** Profile Settings: first and last name (trimmed when saved), the email read-only. */
 export default function SettingsProfileForm({ userId, email, labels }: Props) {
@@ -60,60 +59,39 @@ export default function SettingsProfileForm({ userId, email, labels }: Props) {
         {labels.profileHeading}
       </h2>
       <form onSubmit={onSubmit} aria-busy={busy} className="mt-6 grid gap-5 sm:grid-cols-2">
-        <div>
-          <label htmlFor="first-name" className="font-medium">
-            {labels.firstName}
-          </label>
-          <input
-            id="first-name"
-            name="first_name"
-            autoComplete="given-name"
-            maxLength={NAME_MAX_LENGTH}
-            value={firstName}
-            onChange={(e) => setFirstName(e.target.value)}
-            disabled={disabled}
-            className={inputClass}
-          />
-        </div>
-        <div>
-          <label htmlFor="last-name" className="font-medium">
-            {labels.lastName}
-          </label>
-          <input
-            id="last-name"
-            name="last_name"
-            autoComplete="family-name"
-            maxLength={NAME_MAX_LENGTH}
-            value={lastName}
-            onChange={(e) => setLastName(e.target.value)}
-            disabled={disabled}
-            className={inputClass}
-          />
-        </div>
+        <Field
+          id="first-name"
+          label={labels.firstName}
+          name="first_name"
+          autoComplete="given-name"
+          maxLength={NAME_MAX_LENGTH}
+          value={firstName}
+          onChange={(e) => setFirstName(e.target.value)}
+          disabled={disabled}
+        />
+        <Field
+          id="last-name"
+          label={labels.lastName}
+          name="last_name"
+          autoComplete="family-name"
+          maxLength={NAME_MAX_LENGTH}
+          value={lastName}
+          onChange={(e) => setLastName(e.target.value)}
+          disabled={disabled}
+        />
+        <Field
+          id="profile-email"
+          label={labels.email}
+          hint={labels.emailHint}
+          type="email"
+          value={profile?.email ?? email}
+          readOnly
+          className="sm:col-span-2"
+        />
         <div className="sm:col-span-2">
-          <label htmlFor="profile-email" className="font-medium">
-            {labels.email}
-          </label>
-          <input
-            id="profile-email"
-            type="email"
-            value={profile?.email ?? email}
-            readOnly
-            aria-describedby="profile-email-hint"
-            className={inputClass}
-          />
-          <p id="profile-email-hint" className="mt-1 text-sm text-muted">
-            {labels.emailHint}
-          </p>
-        </div>
-        <div className="sm:col-span-2">
-          <button
-            type="submit"
-            disabled={disabled}
-            className="inline-flex min-h-12 items-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60"
-          >
+          <Button type="submit" disabled={disabled}>
             {saving ? labels.saving : labels.save}
-          </button>
+          </Button>
         </div>
       </form>
     </section>

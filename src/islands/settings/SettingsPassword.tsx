@@ -1,10 +1,11 @@
 import { type SubmitEvent, useState } from 'react';
 import { passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
+import Button from '../../components/ui/Button.tsx';
+import Field from '../../components/ui/Field.tsx';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
+import PasswordChecklist, { type PasswordChecklistLabels } from '../auth/PasswordChecklist.tsx';
 import type { SettingsLabels } from '../Settings.tsx';
-import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordChecklist.tsx';
-import { inputClass } from './SettingsProfileForm.tsx';
 
 interface Props {
   /** The signed-in member's address: the current password is checked by signing in with it. */
@@ -91,65 +92,49 @@ export default function SettingsPassword({ email, labels, checklist }: Props) {
       <h3 id="change-password" className="text-xl font-semibold">
         {labels.passwordHeading}
       </h3>
-      <div>
-        <label htmlFor="current-password" className="font-medium">
-          {labels.currentPassword}
-        </label>
-        <input
-          id="current-password"
-          type="password"
-          autoComplete="current-password"
-          value={current}
-          onChange={(e) => setCurrent(e.target.value)}
-          disabled={busy}
-          className={inputClass}
-        />
-      </div>
-      <div>
-        <label htmlFor="new-password" className="font-medium">
-          {labels.newPassword}
-        </label>
-        <input
-          id="new-password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          aria-describedby="new-password-rules"
-          disabled={busy}
-          className={inputClass}
-        />
+      <Field
+        id="current-password"
+        label={labels.currentPassword}
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onChange={(e) => setCurrent(e.target.value)}
+        disabled={busy}
+      />
+      <Field
+        id="new-password"
+        label={labels.newPassword}
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        aria-describedby="new-password-rules"
+        disabled={busy}
+      >
         <PasswordChecklist id="new-password-rules" password={password} labels={checklist} />
-      </div>
-      <div>
-        <label htmlFor="confirm-password" className="font-medium">
-          {labels.confirmPassword}
-        </label>
-        <input
-          id="confirm-password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          aria-invalid={mismatch || undefined}
-          aria-describedby={mismatch ? 'confirm-password-error' : undefined}
-          disabled={busy}
-          className={inputClass}
-        />
+      </Field>
+      {/* The mismatch is shown while typing, not announced as an alert at each key. */}
+      <Field
+        id="confirm-password"
+        label={labels.confirmPassword}
+        type="password"
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        aria-invalid={mismatch || undefined}
+        aria-describedby={mismatch ? 'confirm-password-error' : undefined}
+        disabled={busy}
+      >
         {mismatch && (
           <p id="confirm-password-error" className="mt-1 text-sm text-danger">
             {labels.mismatchTitle}: {labels.mismatch}
           </p>
         )}
-      </div>
+      </Field>
       <div>
-        <button
-          type="submit"
-          disabled={!ready || busy}
-          className="inline-flex min-h-12 items-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60"
-        >
+        <Button type="submit" disabled={!ready || busy}>
           {busy ? labels.updatingPassword : labels.updatePassword}
-        </button>
+        </Button>
       </div>
     </form>
   );

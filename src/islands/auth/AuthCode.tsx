@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import Button from '../../components/ui/Button.tsx';
+import Field from '../../components/ui/Field.tsx';
 import { type AuthLabels, type CodeStep, cleanCode, codeFailure, codeProblem } from '../../lib/auth-forms.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
-import AuthField, { inputClass } from './AuthField.tsx';
-import { primaryButtonClass } from './AuthSignIn.tsx';
 import { requestReset, resendConfirmation } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
 import OneTimeCodeField from './OneTimeCodeField.tsx';
@@ -17,9 +17,6 @@ interface Props {
   /** A reset code was accepted: the session it started may set a new password. */
   onRecovered(): void;
 }
-
-const secondaryButtonClass =
-  'min-h-12 w-full rounded-lg font-semibold text-white hover:bg-white/10 disabled:cursor-not-allowed disabled:opacity-60';
 
 /**
  * The emailed 6-digit code: a confirmation code signs the new member in (verifyOtp type signup) and goes to
@@ -105,7 +102,7 @@ export default function AuthCode({ labels, step, email: knownEmail, onBack, onRe
         </h2>
         <p className="mt-1 text-sm text-muted">{recover ? labels.recoverLead : labels.codeLead}</p>
       </div>
-      <AuthField
+      <Field
         ref={emailRef}
         id="code-email"
         label={labels.email}
@@ -124,17 +121,16 @@ export default function AuthCode({ labels, step, email: knownEmail, onBack, onRe
         error={error}
         value={code}
         onChange={setCode}
-        inputClass={inputClass}
       />
-      <button type="submit" className={primaryButtonClass} disabled={busy !== null}>
+      <Button type="submit" className="w-full" disabled={busy !== null}>
         {busy === 'verify' ? labels.confirming : recover ? labels.confirmRecoverCode : labels.confirmCode}
-      </button>
-      <button type="button" className={secondaryButtonClass} onClick={onSend} disabled={busy !== null}>
+      </Button>
+      <Button variant="ghost" className="w-full" onClick={onSend} disabled={busy !== null}>
         {busy === 'send' ? labels.sendingCode : recover ? labels.sendNewResetCode : labels.sendNewCode}
-      </button>
-      <button type="button" className={secondaryButtonClass} onClick={onBack}>
+      </Button>
+      <Button variant="ghost" className="w-full" onClick={onBack}>
         {labels.backToSignIn}
-      </button>
+      </Button>
     </form>
   );
 }

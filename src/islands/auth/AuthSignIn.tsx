@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
+import Button from '../../components/ui/Button.tsx';
+import Field from '../../components/ui/Field.tsx';
 import { type AuthLabels, type CodeStep, isNotConfirmed, signInFailure } from '../../lib/auth-forms.ts';
 import { needsSecondFactor } from '../../lib/mfa.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
-import AuthField from './AuthField.tsx';
 import { requestReset } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
 
@@ -15,8 +16,9 @@ interface Props {
   onSecondFactor(): void;
 }
 
-const primary =
-  'inline-flex min-h-12 w-full items-center justify-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60';
+/** The two quieter actions under the form, shown as links. */
+const textButtonClass =
+  'min-h-12 w-full rounded-lg text-sm font-medium text-accent underline-offset-4 hover:underline disabled:opacity-60';
 
 /** Sign in with email and password, and the forgot-password action. */
 export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props) {
@@ -65,7 +67,7 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
 
   return (
     <form onSubmit={onSubmit} className="space-y-4">
-      <AuthField
+      <Field
         id="signin-email"
         label={labels.email}
         type="email"
@@ -75,7 +77,7 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
         value={email}
         onChange={(e) => setEmail(e.target.value)}
       />
-      <AuthField
+      <Field
         id="signin-password"
         label={labels.password}
         type="password"
@@ -85,20 +87,15 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
         value={password}
         onChange={(e) => setPassword(e.target.value)}
       />
-      <button type="submit" className={primary} disabled={busy !== null}>
+      <Button type="submit" className="w-full" disabled={busy !== null}>
         {busy === 'signin' ? labels.signingIn : labels.signIn}
-      </button>
-      <button
-        type="button"
-        className="min-h-12 w-full rounded-lg text-sm font-medium text-accent underline-offset-4 hover:underline disabled:opacity-60"
-        onClick={onForgot}
-        disabled={busy !== null}
-      >
+      </Button>
+      <button type="button" className={textButtonClass} onClick={onForgot} disabled={busy !== null}>
         {busy === 'reset' ? labels.sendingReset : labels.forgotPassword}
       </button>
       <button
         type="button"
-        className="min-h-12 w-full rounded-lg text-sm font-medium text-accent underline-offset-4 hover:underline disabled:opacity-60"
+        className={textButtonClass}
         onClick={() => onCodeStep('confirm', email.trim())}
         disabled={busy !== null}
       >
@@ -107,5 +104,3 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
     </form>
   );
 }
-
-export { primary as primaryButtonClass };

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
+import Button from '../../components/ui/Button.tsx';
+import Field from '../../components/ui/Field.tsx';
 import { type AuthLabels, isExpiredSessionError, resetProblem } from '../../lib/auth-forms.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
-import AuthField from './AuthField.tsx';
-import { primaryButtonClass } from './AuthSignIn.tsx';
 import { problemToast } from './auth-toast.ts';
 import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordChecklist.tsx';
 
@@ -64,7 +64,7 @@ export default function AuthReset({ labels, passwordLabels, onLeave }: Props) {
         <p className="mt-1 text-sm text-muted">{labels.resetLead}</p>
       </div>
       <div>
-        <AuthField
+        <Field
           id="reset-password"
           label={labels.newPassword}
           type="password"
@@ -82,7 +82,7 @@ export default function AuthReset({ labels, passwordLabels, onLeave }: Props) {
           <PasswordChecklist id="reset-password-rules" password={password} labels={passwordLabels} />
         </div>
       </div>
-      <AuthField
+      <Field
         id="reset-confirm"
         label={labels.confirmPassword}
         type="password"
@@ -92,16 +92,12 @@ export default function AuthReset({ labels, passwordLabels, onLeave }: Props) {
         value={confirm}
         onChange={(e) => setConfirm(e.target.value)}
       />
-      <button type="submit" className={primaryButtonClass} disabled={busy || !passwordMeetsRules(password)}>
+      <Button type="submit" className="w-full" disabled={busy || !passwordMeetsRules(password)}>
         {busy ? labels.updating : labels.updatePassword}
-      </button>
-      <button
-        type="button"
-        className="min-h-12 w-full rounded-lg font-semibold text-white hover:bg-white/10"
-        onClick={() => onLeave(false)}
-      >
+      </Button>
+      <Button variant="ghost" className="w-full" onClick={() => onLeave(false)}>
         {labels.cancel}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import Button from '../../components/ui/Button.tsx';
 import { cleanTotp, isTotpFormat, qrImageSrc, totpFailure, verifiedTotpFactors } from '../../lib/mfa.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
+import OneTimeCodeField from '../auth/OneTimeCodeField.tsx';
 import type { SettingsLabels } from '../Settings.tsx';
-import OneTimeCodeField from './OneTimeCodeField.tsx';
-import { inputClass } from './SettingsProfileForm.tsx';
 
 interface Props {
   labels: SettingsLabels;
@@ -28,11 +28,6 @@ async function listFactors() {
   if (error) throw error;
   return data?.all ?? [];
 }
-
-const primaryClass =
-  'inline-flex min-h-12 items-center justify-center rounded-lg bg-accent px-5 font-semibold text-navy-950 hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60';
-const secondaryClass =
-  'inline-flex min-h-12 items-center justify-center rounded-lg border border-navy-600 px-5 font-semibold text-white hover:bg-white/10 disabled:cursor-not-allowed disabled:opacity-60';
 
 /**
  * Two-factor authentication (TOTP): Set up enrolls an authenticator-app factor (auth.mfa.enroll), shows its QR
@@ -187,14 +182,12 @@ export default function SettingsTwoFactor({ labels }: Props) {
       error={error}
       value={code}
       onChange={setCode}
-      inputClass={inputClass}
-      labelClass="font-medium"
     />
   );
   const cancelButton = (
-    <button type="button" className={secondaryClass} onClick={cancel} disabled={busy}>
+    <Button variant="outline" onClick={cancel} disabled={busy}>
       {labels.cancel}
-    </button>
+    </Button>
   );
 
   return (
@@ -217,9 +210,8 @@ export default function SettingsTwoFactor({ labels }: Props) {
               >
                 <span className="font-medium">{f.friendly_name || labels.twoFactorApp}</span>
                 {removing?.id !== f.id && (
-                  <button
-                    type="button"
-                    className={secondaryClass}
+                  <Button
+                    variant="outline"
                     onClick={() => {
                       reset();
                       setRemoving(f);
@@ -227,7 +219,7 @@ export default function SettingsTwoFactor({ labels }: Props) {
                     disabled={busy}
                   >
                     {labels.twoFactorRemove}
-                  </button>
+                  </Button>
                 )}
               </li>
             ))}
@@ -240,9 +232,9 @@ export default function SettingsTwoFactor({ labels }: Props) {
               <p className="text-muted">{labels.twoFactorRemoveText}</p>
               {codeField}
               <div className="flex flex-wrap gap-3">
-                <button type="submit" className={primaryClass} disabled={busy}>
+                <Button type="submit" disabled={busy}>
                   {busy ? labels.twoFactorRemoving : labels.twoFactorRemoveConfirm}
-                </button>
+                </Button>
                 {cancelButton}
               </div>
             </form>
@@ -263,7 +255,7 @@ export default function SettingsTwoFactor({ labels }: Props) {
             className="size-48 rounded-lg bg-white p-3"
           />
           <div>
-            <p id="two-factor-secret-label" className="font-medium">
+            <p id="two-factor-secret-label" className="text-sm font-medium">
               {labels.twoFactorSecret}
             </p>
             <div className="mt-2 flex flex-wrap items-center gap-3">
@@ -273,16 +265,16 @@ export default function SettingsTwoFactor({ labels }: Props) {
               >
                 {pending.secret}
               </code>
-              <button type="button" className={secondaryClass} onClick={onCopy}>
+              <Button variant="outline" onClick={onCopy}>
                 {copied ? labels.twoFactorCopied : labels.twoFactorCopy}
-              </button>
+              </Button>
             </div>
           </div>
           {codeField}
           <div className="flex flex-wrap gap-3">
-            <button type="submit" className={primaryClass} disabled={busy}>
+            <Button type="submit" disabled={busy}>
               {busy ? labels.twoFactorChecking : labels.twoFactorConfirm}
-            </button>
+            </Button>
             {cancelButton}
           </div>
         </form>
@@ -290,9 +282,9 @@ export default function SettingsTwoFactor({ labels }: Props) {
         <>
           <p className="text-muted">{labels.twoFactorText}</p>
           <div>
-            <button ref={setupRef} type="button" className={primaryClass} onClick={onSetup} disabled={busy}>
+            <Button ref={setupRef} onClick={onSetup} disabled={busy}>
               {busy ? labels.twoFactorStarting : labels.twoFactorSetup}
-            </button>
+            </Button>
           </div>
         </>
       )}

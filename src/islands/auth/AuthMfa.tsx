@@ -1,9 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import Button from '../../components/ui/Button.tsx';
 import type { AuthLabels } from '../../lib/auth-forms.ts';
 import { cleanTotp, isTotpFormat, totpFailure, verifiedTotpFactors } from '../../lib/mfa.ts';
 import { supabase } from '../../stores/supabase.ts';
-import { inputClass } from './AuthField.tsx';
-import { primaryButtonClass } from './AuthSignIn.tsx';
 import OneTimeCodeField from './OneTimeCodeField.tsx';
 
 interface Props {
@@ -100,19 +99,13 @@ export default function AuthMfa({ labels, onVerified, onNoFactor, onCancel }: Pr
         error={error}
         value={code}
         onChange={setCode}
-        inputClass={inputClass}
       />
-      <button type="submit" className={primaryButtonClass} disabled={busy || !factorId}>
+      <Button type="submit" className="w-full" disabled={busy || !factorId}>
         {busy ? labels.mfaVerifying : labels.mfaVerify}
-      </button>
-      <button
-        type="button"
-        className="min-h-12 w-full rounded-lg font-semibold text-white hover:bg-white/10 disabled:cursor-not-allowed disabled:opacity-60"
-        onClick={onCancel}
-        disabled={busy}
-      >
+      </Button>
+      <Button variant="ghost" className="w-full" onClick={onCancel} disabled={busy}>
         {labels.mfaSignOut}
-      </button>
+      </Button>
     </form>
   );
 }

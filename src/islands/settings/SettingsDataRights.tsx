@@ -1,17 +1,15 @@
 import { type SubmitEvent, useRef, useState } from 'react';
+import Button from '../../components/ui/Button.tsx';
+import Field from '../../components/ui/Field.tsx';
 import { signOut } from '../../stores/sign-out.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
+import { functionErrorText } from '../auth/auth-toast.ts';
 import type { SettingsLabels } from '../Settings.tsx';
-import { functionErrorText } from './auth-toast.ts';
-import { inputClass } from './SettingsProfileForm.tsx';
 
 interface Props {
   labels: SettingsLabels;
 }
-
-const buttonClass =
-  'inline-flex min-h-12 items-center rounded-lg px-5 font-semibold disabled:cursor-not-allowed disabled:opacity-60';
 
 /** Saves `data` as a JSON file through the browser's download (a Blob behind an <a download>). */
 function saveJson(data: unknown, fileName: string) {
@@ -105,26 +103,16 @@ export default function SettingsDataRights({ labels }: Props) {
         <div>
           <h3 className="text-xl font-semibold">{labels.downloadHeading}</h3>
           <p className="mt-2 text-muted">{labels.downloadText}</p>
-          <button
-            type="button"
-            onClick={download}
-            disabled={downloading}
-            className={`${buttonClass} mt-4 bg-accent text-navy-950 hover:bg-accent-strong`}
-          >
+          <Button onClick={download} disabled={downloading} className="mt-4">
             {downloading ? labels.downloading : labels.download}
-          </button>
+          </Button>
         </div>
         <div>
           <h3 className="text-xl font-semibold">{labels.deleteHeading}</h3>
           <p className="mt-2 text-muted">{labels.deleteText}</p>
-          <button
-            type="button"
-            onClick={openDialog}
-            aria-haspopup="dialog"
-            className={`${buttonClass} mt-4 border border-danger text-danger hover:bg-danger/10`}
-          >
+          <Button variant="danger-outline" onClick={openDialog} aria-haspopup="dialog" className="mt-4">
             {labels.deleteOpen}
-          </button>
+          </Button>
         </div>
       </div>
 
@@ -142,42 +130,24 @@ export default function SettingsDataRights({ labels }: Props) {
             <p>{labels.deleteWhat}</p>
             <p>{labels.deleteKept}</p>
           </div>
-          <div>
-            <label htmlFor="delete-account-password" className="font-medium">
-              {labels.deletePassword}
-            </label>
-            <input
-              id="delete-account-password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? 'delete-account-problem' : undefined}
-              disabled={deleting}
-              className={inputClass}
-            />
-            <p id="delete-account-problem" role="alert" className="mt-1 min-h-6 text-sm text-danger">
-              {problem}
-            </p>
-          </div>
+          <Field
+            id="delete-account-password"
+            label={labels.deletePassword}
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={problem}
+            disabled={deleting}
+          />
           <div className="flex flex-wrap justify-end gap-3">
-            <button
-              type="button"
-              onClick={() => dialog.current?.close()}
-              disabled={deleting}
-              className={`${buttonClass} border border-navy-600 hover:bg-white/10`}
-            >
+            <Button variant="outline" onClick={() => dialog.current?.close()} disabled={deleting}>
               {labels.cancel}
-            </button>
-            <button
-              type="submit"
-              disabled={!password || deleting}
-              className={`${buttonClass} bg-danger text-navy-950 hover:bg-danger/90`}
-            >
+            </Button>
+            <Button variant="danger" type="submit" disabled={!password || deleting}>
               {deleting ? labels.deleting : labels.deleteConfirm}
-            </button>
+            </Button>
           </div>
         </form>
       </dialog>

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import type { User } from '@supabase/supabase-js';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import Button from '../../components/ui/Button.tsx';
 import type { MemberFrame } from '../../lib/member-content.ts';
 import { gateView, type SecondFactor } from '../../lib/member-gate.ts';
 import { needsSecondFactor } from '../../lib/mfa.ts';
@@ -149,18 +150,18 @@ function SignedInFrame({ frame, email, children }: FrameProps) {
         <SidebarPanel content={sidebar} current={frame.current} email={email} collapsed={!expanded} idPrefix="rail" />
       </div>
       <div className="min-w-0 flex-1 px-4 py-8 sm:px-6 md:py-12 lg:px-10">
-        <button
+        <Button
           ref={trigger}
-          type="button"
+          variant="outline"
           onClick={() => setSheetOpen(true)}
           aria-haspopup="dialog"
           aria-expanded={sheetOpen}
           aria-keyshortcuts="Control+B Meta+B"
-          className="mb-6 inline-flex min-h-12 items-center gap-2 rounded-lg border border-navy-600 px-4 font-semibold text-white hover:bg-white/10 md:hidden"
+          className="mb-6 md:hidden"
         >
           <SvgIcon paths={sidebar.toggleIcon} />
           {sidebar.labels.open}
-        </button>
+        </Button>
         <h1 className="text-4xl font-bold text-balance">{frame.heading}</h1>
         {frame.lead && <p className="mt-3 text-lg text-muted">{frame.lead}</p>}
         {children}

@@ -1,0 +1,69 @@
+// The custom element behind the site's two plain forms (newsletter card, contact form): it takes the form's
+// submit, keeps a second one out while a request runs, answers a filled honeypot without sending anything,
+// and gives the subclass `call` (the function over plain fetch, the button busy meanwhile) and the answers
+// both forms give. The subclass checks its own fields and says what its function's answers mean.
+import { honeypotFilled } from '../../../supabase/functions/_shared/form-rules.ts';
+import { toast } from '../../stores/toasts.ts';
+import { callFunction, clearErrorsOnInput, type FunctionAnswer, setBusy, showFieldErrors } from './form-client.ts';
+
+/**
+ * What a filled honeypot (the hidden `website` field) gets, per the spec's validation rules: the newsletter
+ * "aborts with 'Please try again later'" (`data-honeypot-message`, an error toast), the contact form is
+ * "silently ignored" (the success a person would see). Either way nothing is sent.
+ */
+export type HoneypotAnswer = 'success' | 'try-later';
+
+/**
+ * Texts come from the element's data attributes: data-success-title, data-success-description,
+ * data-failure-title, data-failure-description, and data-honeypot-message for a 'try-later' answer.
+ */
+export abstract class FunctionForm extends HTMLElement {
+  protected abstract readonly honeypotAnswer: HoneypotAnswer;
+  protected form!: HTMLFormElement;
+
+  connectedCallback() {
+    const form = this.querySelector('form');
+    if (!form) return;
+    this.form = form;
+    clearErrorsOnInput(form);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.onSubmit();
+    });
+  }
+
+  private async onSubmit() {
+    // A second submit (Enter pressed again) while the first request runs does nothing.
+    if (this.form.getAttribute('aria-busy') === 'true') return;
+    const data = new FormData(this.form);
+    if (honeypotFilled({ website: data.get('website') })) {
+      if (this.honeypotAnswer === 'success') this.succeeded();
+      else this.failed(this.dataset.honeypotMessage);
+      return;
+    }
+    await this.send(data);
+  }
+
+  /** Checks the fields of `data` and, when they pass, sends them with `call`. */
+  protected abstract send(data: FormData): Promise<void>;
+
+  /** POSTs `payload` to the function, the submit button busy meanwhile. */
+  protected async call(name: string, payload: Record<string, unknown>): Promise<FunctionAnswer> {
+    setBusy(this.form, true);
+    const answer = await callFunction(name, payload);
+    setBusy(this.form, false);
+    return answer;
+  }
+
+  /** The form was taken: it empties, and the success toast says what happens next. */
+  protected succeeded(): void {
+    this.form.reset();
+    showFieldErrors(this.form, {});
+    toast({ title: this.dataset.successTitle ?? '', description: this.dataset.successDescription });
+  }
+
+  /** The error toast, with the failure text unless another is given; the fields keep what was typed. */
+  protected failed(description = this.dataset.failureDescription): void {
+    toast({ title: this.dataset.failureTitle ?? '', description, variant: 'destructive' });
+  }
+}
