@@ -126,7 +126,7 @@ export async function deleteChallenge(db: Queryable, challengeId: string): Promi
 }
 
 /** challenge.Verify: marks the challenge used; false when it already was (a race lost). */
-export async function useChallenge(tx: Queryable, challengeId: string): Promise<boolean> {
+export async function markChallengeVerified(tx: Queryable, challengeId: string): Promise<boolean> {
   const used = await tx.query<{ id: string }>(
     `update auth.mfa_challenges set verified_at = now() where id = $1 and verified_at is null returning id`,
     [challengeId],

@@ -18,10 +18,10 @@ import {
   findChallenge,
   findFactor,
   listFactorNames,
+  markChallengeVerified,
   markFactorVerified,
   recordFactorMiss,
   type StoredFactor,
-  useChallenge,
 } from '../factors.ts';
 import { requireAdmin, requireAuthentication } from '../guard.ts';
 import { type AuthContext, type Body, clientIp, handle, json, readBody, str } from '../request.ts';
@@ -218,7 +218,7 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
 
       const token = await ctx.db.transaction(async (tx) => {
         // challenge.Verify: a challenge is good for one accepted code; the update also settles a race.
-        if (!(await useChallenge(tx, challengeId))) {
+        if (!(await markChallengeVerified(tx, challengeId))) {
           throw unprocessable('mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
         }
         await markFactorVerified(tx, factor.id);
