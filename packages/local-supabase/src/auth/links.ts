@@ -3,7 +3,8 @@
 import type { Queryable } from '../db/index.ts';
 import { AuthError } from './errors.ts';
 import { actionLink, checkFrequency, type MailKind, type VerifyType } from './mail.ts';
-import { generateOtp, linkToken, PKCE_PREFIX, storeOneTimeToken, type TokenType, tokenHash } from './otp.ts';
+import { restoreOneTimeToken, storeOneTimeToken, type TokenType } from './one-time-tokens.ts';
+import { generateOtp, linkToken, PKCE_PREFIX, tokenHash } from './otp.ts';
 import type { AuthContext } from './request.ts';
 import type { UserRow } from './users.ts';
 
@@ -36,7 +37,7 @@ async function sendLink(
   const prefix = pkce ? PKCE_PREFIX : '';
   // The code is checked as GoTrue does (its hash on auth.users, tried with the address). The link carries
   // a random token instead of GoTrue's hash of address and code: a link guessed by hash names no account,
-  // so its misses could not be counted against one (the code's misses are: otp.ts).
+  // so its misses could not be counted against one (the code's misses are: one-time-tokens.ts).
   const token = `${prefix}${tokenHash(email, otp)}`;
   const link = `${prefix}${linkToken()}`;
   const now = new Date().toISOString();
@@ -58,17 +59,7 @@ async function sendLink(
     );
   } catch (err) {
     // Put the previous link back: a mail that never left must not change what the user can do.
-    const sentColumn = mail.tokenType === 'confirmation_token' ? 'confirmation_sent_at' : 'recovery_sent_at';
-    await db.query(`update auth.users set ${mail.tokenType} = $2, ${sentColumn} = $3 where id = $1`, [
-      user.id,
-      mail.previousToken ?? '',
-      mail.sentAt,
-    ]);
-    await db.query('delete from auth.one_time_tokens where user_id = $1 and token_type = $2 and token_hash = $3', [
-      user.id,
-      mail.tokenType,
-      link,
-    ]);
+    await restoreOneTimeToken(db, user.id, mail.tokenType, { token: mail.previousToken, sentAt: mail.sentAt }, link);
     if (err instanceof AuthError) throw err;
     console.error(`auth: ${mail.failure.toLowerCase()}:`, err);
     throw new AuthError(500, 'unexpected_failure', mail.failure);
@@ -161,36 +152,4 @@ export function sendMagicLink(
     },
     client,
   );
-}
-
-/** user.Confirm: email confirmed now, confirmation token and every one-time token cleared, identity verified. */
-export async function confirmUser(tx: Queryable, user: UserRow): Promise<void> {
-  await tx.query(
-    `with u as (
-       update auth.users set email_confirmed_at = coalesce(email_confirmed_at, $2), confirmation_token = '',
-              updated_at = $2 where id = $1
-     ), o as (
-       delete from auth.one_time_tokens where user_id = $1
-     )
-     update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = $2
-      where user_id = $1 and provider = 'email' and email = lower($3)`,
-    [user.id, new Date().toISOString(), user.email ?? ''],
-  );
-}
-
-/**
- * user.Recover: the recovery token is spent; an unconfirmed address is confirmed by using the link. The
- * password of an unconfirmed account was chosen by whoever signed the address up, which the link does not
- * prove was its owner: it is dropped (no password signs in until the owner sets one), unlike GoTrue,
- * which keeps it.
- */
-export async function recoverUser(tx: Queryable, user: UserRow): Promise<void> {
-  await tx.query(
-    `with o as (delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token')
-     update auth.users set recovery_token = '', updated_at = $2,
-            encrypted_password = case when email_confirmed_at is null then '' else encrypted_password end
-      where id = $1`,
-    [user.id, new Date().toISOString()],
-  );
-  if (!user.email_confirmed_at) await confirmUser(tx, user);
 }

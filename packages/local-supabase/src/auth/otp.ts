@@ -1,10 +1,8 @@
-// Email OTPs and their one-time tokens (GoTrue's crypto.GenerateTokenHash and models/one_time_token.go),
-// and PKCE flow states (models/flow_state.go).
+// Email OTPs and their hashes (GoTrue's crypto.GenerateTokenHash; one-time-tokens.ts stores them), and PKCE
+// flow states (models/flow_state.go).
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
 import { badRequest, notFound, unprocessable } from './errors.ts';
-
-export type TokenType = 'confirmation_token' | 'recovery_token';
 
 /** A mailed link's token: random, so that it cannot be computed from the address and a guessed code. */
 export function linkToken(): string {
@@ -26,79 +24,6 @@ export function tokenHash(email: string, otp: string): string {
 }
 
 export const PKCE_PREFIX = 'pkce_';
-
-/**
- * Stores a fresh token for the user: the column GoTrue keeps on auth.users (what email + code is checked
- * against), its sent_at, and the auth.one_time_tokens row the link is looked up by (one per user and type),
- * with its count of failed verifications back at 0. The link's token is the code's hash unless `linkToken`
- * says otherwise (mailed links carry a random one: see links.ts).
- */
-export async function storeOneTimeToken(
-  tx: Queryable,
-  userId: string,
-  email: string,
-  type: TokenType,
-  token: string,
-  sentAt: string,
-  linkToken = token,
-): Promise<void> {
-  const [column, sentColumn] =
-    type === 'confirmation_token'
-      ? ['confirmation_token', 'confirmation_sent_at']
-      : ['recovery_token', 'recovery_sent_at'];
-  await tx.query(
-    `with u as (update auth.users set ${column} = $3::text, ${sentColumn} = $5::timestamptz where id = $1::uuid)
-     insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to, created_at, updated_at)
-     values ($6, $1::uuid, $2, $7::text, $4, ($5::timestamptz at time zone 'UTC'), ($5::timestamptz at time zone 'UTC'))
-     on conflict (user_id, token_type) do update
-       set token_hash = excluded.token_hash, relates_to = excluded.relates_to,
-           created_at = excluded.created_at, updated_at = excluded.updated_at, failed_attempts = 0`,
-    [userId, type, token, email.toLowerCase(), sentAt, randomUUID(), linkToken],
-  );
-}
-
-/** Failed verifications a token survives: the next miss ends it, whatever addresses the guesses came from. */
-export const MAX_FAILED_VERIFICATIONS = 10;
-
-/**
- * Counts one failed verification of the user's live tokens of these types (a wrong code for a known
- * address); a token that reaches MAX_FAILED_VERIFICATIONS is deleted, its link and code with it. A six-digit
- * code has 10^6 values, so per-address limits alone let a spread-out guesser through; this does not.
- */
-export async function recordFailedVerification(db: Queryable, userId: string, types: TokenType[]): Promise<void> {
-  const rows = await db.query<{ token_type: TokenType; failed_attempts: number }>(
-    `update auth.one_time_tokens set failed_attempts = failed_attempts + 1
-      where user_id = $1 and token_type = any($2::text[]) returning token_type, failed_attempts`,
-    [userId, types],
-  );
-  for (const row of rows) {
-    if (Number(row.failed_attempts) < MAX_FAILED_VERIFICATIONS) continue;
-    const column = row.token_type === 'confirmation_token' ? 'confirmation_token' : 'recovery_token';
-    await db.query(
-      `with o as (delete from auth.one_time_tokens where user_id = $1 and token_type = $2)
-       update auth.users set ${column} = '' where id = $1`,
-      [userId, row.token_type],
-    );
-  }
-}
-
-/** The user a one-time token belongs to, by the token as sent in the link. */
-export async function findUserIdByToken(
-  db: Queryable,
-  token: string,
-  types: TokenType[],
-): Promise<{ userId: string; type: TokenType } | undefined> {
-  const rows = await db.query<{ user_id: string; token_type: TokenType }>(
-    `select user_id::text, token_type from auth.one_time_tokens
-      where token_hash = $1 and token_type = any($2::text[]) limit 1`,
-    [token, types],
-  );
-  return rows[0] && { userId: rows[0].user_id, type: rows[0].token_type };
-}
-
-export async function clearOneTimeToken(tx: Queryable, userId: string, type: TokenType): Promise<void> {
-  await tx.query('delete from auth.one_time_tokens where user_id = $1 and token_type = $2', [userId, type]);
-}
 
 // ---- PKCE ----
 
@@ -135,6 +60,11 @@ export async function createFlowState(
       values ($1, $2, $3, $4, $5, $6, $7, $7, $8)`,
     [randomUUID(), userId, randomUUID(), method.toLowerCase(), challenge, providerType, now, authenticationMethod],
   );
+}
+
+/** Deletes every PKCE flow state of the user (they do not cascade with the user row). */
+export async function deleteFlowStates(tx: Queryable, userId: string): Promise<void> {
+  await tx.query('delete from auth.flow_state where user_id = $1', [userId]);
 }
 
 /** issueAuthCode: the newest flow state of this user and method gets its code issued now. */

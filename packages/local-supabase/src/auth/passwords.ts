@@ -1,46 +1,16 @@
 // Password hashing (bcrypt, cost 10 and the $2a$ form GoTrue writes) and GoTrue's strength policy.
-import { createRequire } from 'node:module';
+import bcrypt from 'bcryptjs';
 import { AuthError, WeakPasswordError } from './errors.ts';
-
-interface Bcrypt {
-  hash(data: string, saltOrRounds: string | number): Promise<string>;
-  compare(data: string, encrypted: string): Promise<boolean>;
-  genSalt(rounds: number, minor?: 'a' | 'b'): Promise<string>;
-}
-
-const require = createRequire(import.meta.url);
-
-// The native binding hashes on libuv's thread pool, off the event loop; bcryptjs is the pure-JS fallback.
-function loadBcrypt(): { impl: Bcrypt; native: boolean } {
-  try {
-    return { impl: require('bcrypt') as Bcrypt, native: true };
-  } catch {
-    const js = require('bcryptjs') as {
-      hash(s: string, salt: string): Promise<string>;
-      compare(s: string, hash: string): Promise<boolean>;
-      genSalt(rounds: number): Promise<string>;
-    };
-    return {
-      impl: {
-        hash: (data, salt) => js.hash(data, String(salt)),
-        compare: js.compare,
-        genSalt: async (rounds) => (await js.genSalt(rounds)).replace(/^\$2b\$/, '$2a$'),
-      },
-      native: false,
-    };
-  }
-}
-
-const { impl: bcrypt, native } = loadBcrypt();
-export const bcryptIsNative = native;
 
 /** GoTrue's bcrypt cost. */
 export const BCRYPT_COST = 10;
 /** bcrypt reads at most 72 bytes. */
 export const MAX_PASSWORD_LENGTH = 72;
 
+/** A bcrypt hash at cost 10, in the $2a$ form GoTrue writes (bcryptjs salts with $2b$, the same algorithm). */
 export async function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, await bcrypt.genSalt(BCRYPT_COST, 'a'));
+  const salt = (await bcrypt.genSalt(BCRYPT_COST)).replace(/^\$2b\$/, '$2a$');
+  return bcrypt.hash(password, salt);
 }
 
 export async function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {

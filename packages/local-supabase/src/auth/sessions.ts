@@ -271,14 +271,70 @@ export async function upgradeSession(
   return respond(settings, user, sessionId, issued, amr);
 }
 
+/** Ends the user's sessions (their refresh tokens and AMR claims cascade), all but `except` when given. */
+export async function endSessions(db: Queryable, userId: string, except?: string | null): Promise<void> {
+  if (except) await db.query('delete from auth.sessions where user_id = $1 and id <> $2', [userId, except]);
+  else await db.query('delete from auth.sessions where user_id = $1', [userId]);
+}
+
+/** InvalidateSessionsWithAALLessThan(aal2): ends the user's sessions that have not passed a second factor. */
+export async function endSessionsBelowAal2(tx: Queryable, userId: string): Promise<void> {
+  await tx.query(`delete from auth.sessions where user_id = $1 and aal < 'aal2'`, [userId]);
+}
+
+/** DowngradeSessionsToAAL1 for a removed factor: its sessions lose the totp claim and go back to aal1. */
+export async function downgradeSessionsOfFactor(tx: Queryable, userId: string, factorId: string): Promise<void> {
+  await tx.query(
+    `delete from auth.mfa_amr_claims where authentication_method = 'totp'
+        and session_id in (select id from auth.sessions where factor_id = $1)`,
+    [factorId],
+  );
+  await tx.query(`update auth.sessions set aal = 'aal1', factor_id = null where user_id = $1 and factor_id = $2`, [
+    userId,
+    factorId,
+  ]);
+}
+
+/** The session's stored level (Session.IsAAL2 reads the row, not the token); aal1 when there is none. */
+export async function sessionAal(db: Queryable, sessionId: string | null): Promise<string> {
+  if (!sessionId) return 'aal1';
+  const rows = await db.query<{ aal: string | null }>('select aal::text as aal from auth.sessions where id = $1', [
+    sessionId,
+  ]);
+  return rows[0]?.aal ?? 'aal1';
+}
+
+/** What PUT /user needs to know about the session behind the access token. */
+export interface SessionFacts {
+  createdMs: number;
+  /** The session's sign-in methods (auth.mfa_amr_claims), e.g. password, otp. */
+  methods: string[];
+}
+
+/** When the session was created and with which methods; null when there is no such session. */
+export async function sessionFacts(db: Queryable, sessionId: string | null): Promise<SessionFacts | null> {
+  if (!sessionId) return null;
+  const rows = await db.query<{ created_ms: number; methods: string[] | string | null }>(
+    `select (extract(epoch from s.created_at) * 1000)::float8 as created_ms,
+            coalesce((select json_agg(a.authentication_method) from auth.mfa_amr_claims a where a.session_id = s.id),
+                     '[]'::json) as methods
+       from auth.sessions s where s.id = $1`,
+    [sessionId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const methods = typeof row.methods === 'string' ? (JSON.parse(row.methods) as string[]) : (row.methods ?? []);
+  return { createdMs: Number(row.created_ms), methods };
+}
+
 /** Logout scopes: global ends every session of the user, local this one, others all but this one. */
 export async function logout(db: Queryable, userId: string, sessionId: string | null, scope: string): Promise<void> {
   if (sessionId && scope === 'local') {
     await db.query('delete from auth.sessions where id = $1', [sessionId]);
   } else if (sessionId && scope === 'others') {
-    await db.query('delete from auth.sessions where user_id = $1 and id <> $2', [userId, sessionId]);
+    await endSessions(db, userId, sessionId);
   } else {
-    await db.query('delete from auth.sessions where user_id = $1', [userId]);
+    await endSessions(db, userId);
     await db.query('delete from auth.refresh_tokens where user_id = $1', [userId]);
   }
 }

@@ -1,5 +1,6 @@
-// auth.users and auth.identities: reading users with their identities, creating them, and the User JSON
-// exactly as GoTrue's models.User / models.Identity marshal it (field order, omitted nulls, time format).
+// auth.users and auth.identities (GoTrue's models/user.go and identity.go): reading, creating, updating,
+// confirming and deleting users with their identities, and the User JSON exactly as GoTrue's models.User /
+// models.Identity marshal it (field order, omitted nulls, time format).
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
 import { AuthError } from './errors.ts';
@@ -235,6 +236,133 @@ export async function createUser(tx: Queryable, input: NewUser): Promise<UserRow
   const user = await findUserById(tx, id);
   if (!user) throw new Error('user vanished after insert');
   return user;
+}
+
+/** A page of the admin user list (newest first) and how many users match in all; `filter` matches email or name. */
+export async function listUsers(
+  db: Queryable,
+  page: { limit: number; offset: number; filter: string },
+): Promise<{ users: UserRow[]; total: number }> {
+  const { filter } = page;
+  const where = `u.aud = 'authenticated'${filter ? ` and (u.email ilike $3 or u.raw_user_meta_data->>'full_name' ilike $3)` : ''}`;
+  const params: unknown[] = [page.limit, page.offset];
+  if (filter) params.push(`%${filter.replace(/[\\%_]/g, '\\$&')}%`);
+  const rows = await db.query<UserRow>(
+    `select ${USER_COLUMNS} from auth.users u where ${where} order by u.created_at desc, u.id limit $1 offset $2`,
+    params,
+  );
+  const countRows = await db.query<{ n: number }>(
+    `select count(*)::int as n from auth.users u where ${where.replace(/\$3/g, '$1')}`,
+    filter ? [params[2]] : [],
+  );
+  return { users: rows.map(normalizeUserRow), total: Number(countRows[0]?.n ?? 0) };
+}
+
+/** Columns of auth.users that updateUserFields writes; updated_at only when `updatedAt` is given. */
+export interface UserFields {
+  role?: string;
+  encryptedPassword?: string;
+  email?: string;
+  appMetadata?: Json;
+  userMetadata?: Json;
+  invitedAt?: string;
+  bannedUntil?: string | null;
+  updatedAt?: string;
+}
+
+const USER_FIELD_COLUMNS: Record<keyof UserFields, string> = {
+  role: 'role',
+  encryptedPassword: 'encrypted_password',
+  email: 'email',
+  appMetadata: 'raw_app_meta_data',
+  userMetadata: 'raw_user_meta_data',
+  invitedAt: 'invited_at',
+  bannedUntil: 'banned_until',
+  updatedAt: 'updated_at',
+};
+
+/** Writes the given fields of one user in one statement (metadata whole, as already merged). */
+export async function updateUserFields(db: Queryable, userId: string, fields: UserFields): Promise<void> {
+  const sets: string[] = [];
+  const params: unknown[] = [userId];
+  for (const [key, column] of Object.entries(USER_FIELD_COLUMNS) as [keyof UserFields, string][]) {
+    if (!(key in fields) || fields[key] === undefined) continue;
+    const value = fields[key];
+    const json = key === 'appMetadata' || key === 'userMetadata';
+    params.push(json ? JSON.stringify(value) : value);
+    sets.push(`${column} = $${params.length}${json ? '::jsonb' : ''}`);
+  }
+  if (!sets.length) return;
+  await db.query(`update auth.users set ${sets.join(', ')} where id = $1`, params);
+}
+
+/** Bans the user until the given time; null lifts the ban. */
+export function banUser(db: Queryable, userId: string, until: string | null): Promise<void> {
+  return updateUserFields(db, userId, { bannedUntil: until });
+}
+
+/** A new address for the user, copied into the email identity with whether it counts as verified. */
+export async function changeUserEmail(
+  tx: Queryable,
+  userId: string,
+  email: string,
+  verified: boolean,
+  now: string,
+): Promise<void> {
+  await updateUserFields(tx, userId, { email, updatedAt: now });
+  await tx.query(
+    `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text, 'email_verified', $3::boolean),
+            updated_at = $4 where user_id = $1 and provider = 'email'`,
+    [userId, email, verified, now],
+  );
+}
+
+/** SoftDeleteUser's part in auth.users and auth.identities: the row stays, addresses and metadata emptied. */
+export async function softDeleteUser(tx: Queryable, userId: string, now: string): Promise<void> {
+  await tx.query(
+    `update auth.users set deleted_at = $2, email = null, phone = null, encrypted_password = '',
+            confirmation_token = '', recovery_token = '', raw_user_meta_data = '{}'::jsonb,
+            raw_app_meta_data = '{}'::jsonb, updated_at = $2 where id = $1`,
+    [userId, now],
+  );
+  await tx.query(`update auth.identities set identity_data = '{}'::jsonb where user_id = $1`, [userId]);
+}
+
+/** Deletes the user; identities, sessions, factors and one-time tokens cascade, PKCE flow states do not. */
+export async function deleteUser(db: Queryable, userId: string): Promise<void> {
+  await db.query('delete from auth.users where id = $1', [userId]);
+}
+
+/** user.Confirm: email confirmed now, confirmation token and every one-time token cleared, identity verified. */
+export async function confirmUser(tx: Queryable, user: UserRow): Promise<void> {
+  await tx.query(
+    `with u as (
+       update auth.users set email_confirmed_at = coalesce(email_confirmed_at, $2), confirmation_token = '',
+              updated_at = $2 where id = $1
+     ), o as (
+       delete from auth.one_time_tokens where user_id = $1
+     )
+     update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = $2
+      where user_id = $1 and provider = 'email' and email = lower($3)`,
+    [user.id, new Date().toISOString(), user.email ?? ''],
+  );
+}
+
+/**
+ * user.Recover: the recovery token is spent; an unconfirmed address is confirmed by using the link. The
+ * password of an unconfirmed account was chosen by whoever signed the address up, which the link does not
+ * prove was its owner: it is dropped (no password signs in until the owner sets one), unlike GoTrue,
+ * which keeps it.
+ */
+export async function recoverUser(tx: Queryable, user: UserRow): Promise<void> {
+  await tx.query(
+    `with o as (delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token')
+     update auth.users set recovery_token = '', updated_at = $2,
+            encrypted_password = case when email_confirmed_at is null then '' else encrypted_password end
+      where id = $1`,
+    [user.id, new Date().toISOString()],
+  );
+  if (!user.email_confirmed_at) await confirmUser(tx, user);
 }
 
 /** GoTrue's UpdateUserMetaData / UpdateAppMetaData: keys merged in, null removes a key. */

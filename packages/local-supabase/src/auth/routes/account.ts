@@ -3,10 +3,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { Queryable } from '../../db/index.ts';
 import { badRequest, unprocessable } from '../errors.ts';
-import { confirmUser, sendConfirmation, sendMagicLink, sendRecovery } from '../links.ts';
+import { sendConfirmation, sendMagicLink, sendRecovery } from '../links.ts';
 import { checkFrequency } from '../mail.ts';
 import { checkMetadataSize } from '../metadata.ts';
-import { createFlowState, validatePkceParams } from '../otp.ts';
+import { createFlowState, deleteFlowStates, validatePkceParams } from '../otp.ts';
 import { checkPasswordStrength, hashPassword } from '../passwords.ts';
 import {
   type AuthContext,
@@ -23,7 +23,16 @@ import {
   str,
 } from '../request.ts';
 import { issueSession } from '../sessions.ts';
-import { createUser, findUserByEmail, findUserById, type UserRow, userJson, validateEmail } from '../users.ts';
+import {
+  confirmUser,
+  createUser,
+  deleteUser,
+  findUserByEmail,
+  findUserById,
+  type UserRow,
+  userJson,
+  validateEmail,
+} from '../users.ts';
 
 /** sanitizeUser: what an existing, confirmed address gets back, so sign-up cannot tell who is registered. */
 function sanitizedUser(user: UserRow, data: Record<string, unknown>): Record<string, unknown> {
@@ -61,8 +70,8 @@ async function replacePendingUser(
   encryptedPassword: string,
   data: Record<string, unknown>,
 ): Promise<UserRow> {
-  await tx.query('delete from auth.flow_state where user_id = $1', [existing.id]);
-  await tx.query('delete from auth.users where id = $1', [existing.id]);
+  await deleteFlowStates(tx, existing.id);
+  await deleteUser(tx, existing.id);
   return createUser(tx, {
     id: existing.id,
     email: existing.email ?? '',
@@ -145,7 +154,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
         if (pkce) await createFlowState(ctx.db, user.id, 'email', 'email/signup', challenge, method);
         await sendConfirmation(ctx, ctx.db, user, redirectTo, pkce, clientIp(c, ctx));
       } catch (err) {
-        if (created) await ctx.db.query('delete from auth.users where id = $1', [user.id]);
+        if (created) await deleteUser(ctx.db, user.id);
         throw err;
       }
       return json(userJson(user));
@@ -247,7 +256,7 @@ export function accountRoutes(app: Hono, ctx: AuthContext) {
           if (pkce) await createFlowState(ctx.db, fresh.id, 'email', 'email/signup', challenge, method);
           await sendConfirmation(ctx, ctx.db, fresh, redirectTo, pkce, clientIp(c, ctx));
         } catch (err) {
-          await ctx.db.query('delete from auth.users where id = $1', [fresh.id]);
+          await deleteUser(ctx.db, fresh.id);
           throw err;
         }
         return json({});

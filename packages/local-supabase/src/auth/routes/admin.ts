@@ -4,20 +4,26 @@ import type { Queryable } from '../../db/index.ts';
 import { badRequest, notFound, unprocessable } from '../errors.ts';
 import { encodeValues, GoUrl } from '../go-url.ts';
 import { requireAdmin } from '../guard.ts';
-import { confirmUser } from '../links.ts';
 import { actionLink, type VerifyType } from '../mail.ts';
-import { generateOtp, storeOneTimeToken, tokenHash } from '../otp.ts';
+import { deleteOneTimeTokens, storeOneTimeToken } from '../one-time-tokens.ts';
+import { generateOtp, tokenHash } from '../otp.ts';
 import { checkPasswordStrength, hashPassword, MAX_PASSWORD_LENGTH } from '../passwords.ts';
 import { type AuthContext, type Body, bool, handle, json, obj, readBody, referrer, str } from '../request.ts';
+import { endSessions } from '../sessions.ts';
 import {
+  banUser,
+  changeUserEmail,
+  confirmUser,
   createUser,
+  deleteUser,
   findUserByEmail,
   findUserById,
   isUuid,
+  listUsers,
   mergeMetadata,
-  normalizeUserRow,
-  USER_COLUMNS,
+  softDeleteUser,
   type UserRow,
+  updateUserFields,
   userJson,
   validateEmail,
 } from '../users.ts';
@@ -96,18 +102,11 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
       if (perPage === 0)
         throw badRequest('validation_failed', 'Bad Pagination Parameters: per_page must be greater than 0');
       const filter = c.req.query('filter') ?? '';
-      const where = `u.aud = 'authenticated'${filter ? ` and (u.email ilike $3 or u.raw_user_meta_data->>'full_name' ilike $3)` : ''}`;
-      const params: unknown[] = [perPage, Math.max(page - 1, 0) * perPage];
-      if (filter) params.push(`%${filter.replace(/[\\%_]/g, '\\$&')}%`);
-      const rows = await ctx.db.query<UserRow>(
-        `select ${USER_COLUMNS} from auth.users u where ${where} order by u.created_at desc, u.id limit $1 offset $2`,
-        params,
-      );
-      const countRows = await ctx.db.query<{ n: number }>(
-        `select count(*)::int as n from auth.users u where ${where.replace(/\$3/g, '$1')}`,
-        filter ? [params[2]] : [],
-      );
-      const total = Number(countRows[0]?.n ?? 0);
+      const { users, total } = await listUsers(ctx.db, {
+        limit: perPage,
+        offset: Math.max(page - 1, 0) * perPage,
+        filter,
+      });
       // addPaginationHeaders: next (when there is one) and last, on the request's own path and query.
       const totalPages = Math.ceil(total / perPage);
       const url = new GoUrl(`/admin/users?${new URL(c.req.url).search.slice(1)}`);
@@ -120,7 +119,7 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
       url.query.set('page', [String(totalPages)]);
       url.rawQuery = encodeValues(url.query);
       link += `<${url}>; rel="last"`;
-      const res = json({ users: rows.map((u) => userJson(normalizeUserRow(u))), aud: 'authenticated' });
+      const res = json({ users: users.map(userJson), aud: 'authenticated' });
       res.headers.set('Link', link);
       res.headers.set('X-Total-Count', String(total));
       return res;
@@ -163,9 +162,7 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
           role,
           confirmedAt: emailConfirm ? new Date() : null,
         });
-        if (bannedUntil) {
-          await tx.query('update auth.users set banned_until = $2 where id = $1', [created.id, bannedUntil]);
-        }
+        if (bannedUntil) await banUser(tx, created.id, bannedUntil);
         return (await findUserById(tx, created.id)) as UserRow;
       });
       return json(userJson(user));
@@ -205,42 +202,22 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
 
       const updated = await ctx.db.transaction(async (tx) => {
         const now = new Date().toISOString();
-        if (role)
-          await tx.query('update auth.users set role = $2, updated_at = $3 where id = $1', [user.id, role, now]);
+        if (role) await updateUserFields(tx, user.id, { role, updatedAt: now });
         if (emailConfirm) await confirmUser(tx, user);
         if (encrypted) {
-          await tx.query('update auth.users set encrypted_password = $2, updated_at = $3 where id = $1', [
-            user.id,
-            encrypted,
-            now,
-          ]);
-          await tx.query('delete from auth.sessions where user_id = $1', [user.id]);
+          await updateUserFields(tx, user.id, { encryptedPassword: encrypted, updatedAt: now });
+          await endSessions(tx, user.id);
         }
-        if (email !== '' && email !== user.email) {
-          await tx.query('update auth.users set email = $2, updated_at = $3 where id = $1', [user.id, email, now]);
-          await tx.query(
-            `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text, 'email_verified', $3::boolean),
-                    updated_at = $4 where user_id = $1 and provider = 'email'`,
-            [user.id, email, emailConfirm, now],
-          );
-        }
+        if (email !== '' && email !== user.email) await changeUserEmail(tx, user.id, email, emailConfirm, now);
         if (appMetadata) {
-          await tx.query('update auth.users set raw_app_meta_data = $2::jsonb, updated_at = $3 where id = $1', [
-            user.id,
-            JSON.stringify(mergeMetadata(user.raw_app_meta_data, appMetadata)),
-            now,
-          ]);
+          const merged = mergeMetadata(user.raw_app_meta_data, appMetadata);
+          await updateUserFields(tx, user.id, { appMetadata: merged, updatedAt: now });
         }
         if (userMetadata) {
-          await tx.query('update auth.users set raw_user_meta_data = $2::jsonb, updated_at = $3 where id = $1', [
-            user.id,
-            JSON.stringify(mergeMetadata(user.raw_user_meta_data, userMetadata)),
-            now,
-          ]);
+          const merged = mergeMetadata(user.raw_user_meta_data, userMetadata);
+          await updateUserFields(tx, user.id, { userMetadata: merged, updatedAt: now });
         }
-        if (bannedUntil !== undefined) {
-          await tx.query('update auth.users set banned_until = $2 where id = $1', [user.id, bannedUntil]);
-        }
+        if (bannedUntil !== undefined) await banUser(tx, user.id, bannedUntil);
         return (await findUserById(tx, user.id)) as UserRow;
       });
       return json(userJson(updated));
@@ -256,20 +233,13 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
         if (!user.deleted_at) {
           // SoftDeleteUser: the row stays, its addresses and metadata are emptied and its sessions end.
           await ctx.db.transaction(async (tx) => {
-            const now = new Date().toISOString();
-            await tx.query(
-              `update auth.users set deleted_at = $2, email = null, phone = null, encrypted_password = '',
-                      confirmation_token = '', recovery_token = '', raw_user_meta_data = '{}'::jsonb,
-                      raw_app_meta_data = '{}'::jsonb, updated_at = $2 where id = $1`,
-              [user.id, now],
-            );
-            await tx.query(`update auth.identities set identity_data = '{}'::jsonb where user_id = $1`, [user.id]);
-            await tx.query('delete from auth.sessions where user_id = $1', [user.id]);
-            await tx.query('delete from auth.one_time_tokens where user_id = $1', [user.id]);
+            await softDeleteUser(tx, user.id, new Date().toISOString());
+            await endSessions(tx, user.id);
+            await deleteOneTimeTokens(tx, user.id);
           });
         }
       } else {
-        await ctx.db.query('delete from auth.users where id = $1', [user.id]);
+        await deleteUser(ctx.db, user.id);
       }
       return json({});
     }),
@@ -322,13 +292,10 @@ export function adminRoutes(app: Hono, ctx: AuthContext) {
               userMetadata: data,
             });
           } else if (type === 'signup' && Object.keys(data).length) {
-            await tx.query('update auth.users set raw_user_meta_data = $2::jsonb where id = $1', [
-              target.id,
-              JSON.stringify(mergeMetadata(target.raw_user_meta_data, data)),
-            ]);
+            const userMetadata = mergeMetadata(target.raw_user_meta_data, data);
+            await updateUserFields(tx, target.id, { userMetadata });
           }
-          if (type === 'invite')
-            await tx.query('update auth.users set invited_at = $2 where id = $1', [target.id, now]);
+          if (type === 'invite') await updateUserFields(tx, target.id, { invitedAt: now });
           await storeOneTimeToken(tx, target.id, email, 'confirmation_token', hashed, now);
         } else {
           await storeOneTimeToken(tx, (target as UserRow).id, email, 'recovery_token', hashed, now);

@@ -8,58 +8,32 @@ import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
 import type { Queryable } from '../../db/index.ts';
 import { AuthError, badRequest, forbidden, notFound, tooManyRequests, unprocessable } from '../errors.ts';
+import {
+  createChallenge,
+  createTotpFactor,
+  deleteChallenge,
+  deleteExpiredFactors,
+  deleteFactor,
+  deleteUnverifiedTotpFactors,
+  findChallenge,
+  findFactor,
+  listFactorNames,
+  markChallengeVerified,
+  markFactorVerified,
+  recordFactorMiss,
+  type StoredFactor,
+} from '../factors.ts';
 import { requireAdmin, requireAuthentication } from '../guard.ts';
 import { type AuthContext, type Body, clientIp, handle, json, readBody, str } from '../request.ts';
-import { upgradeSession } from '../sessions.ts';
-import { FACTOR_JSON, type FactorRow, factorJson, findUserById, isUuid, type UserRow } from '../users.ts';
-
-/**
- * The stack's own limit (GoTrue counts nothing per factor, only requests per IP): after this many wrong
- * codes in a row a factor refuses verification for MISS_WINDOW seconds, whatever the caller's address.
- */
-export const MAX_FAILED_VERIFICATIONS = 10;
-const MISS_WINDOW = 300;
-
-interface StoredFactor extends FactorRow {
-  user_id: string;
-  secret: string | null;
-  failed_attempts: number;
-  locked: boolean;
-}
-
-const FACTOR_COLUMNS = `f.id::text as id, ${FACTOR_JSON} as answer, f.user_id::text as user_id, f.secret,
-  f.status::text as status, f.factor_type::text as factor_type, f.failed_attempts,
-  (f.failed_attempts >= ${MAX_FAILED_VERIFICATIONS} and f.last_failed_at > now() - interval '${MISS_WINDOW} seconds')
-    as locked`;
-
-function rowToFactor(row: Record<string, unknown>): StoredFactor {
-  const answer = (typeof row.answer === 'string' ? JSON.parse(row.answer) : row.answer) as FactorRow;
-  return {
-    ...answer,
-    user_id: String(row.user_id),
-    secret: (row.secret as string | null) ?? null,
-    failed_attempts: Number(row.failed_attempts),
-    locked: Boolean(row.locked),
-  };
-}
+import { downgradeSessionsOfFactor, endSessionsBelowAal2, sessionAal, upgradeSession } from '../sessions.ts';
+import { factorJson, findUserById, isUuid, type UserRow } from '../users.ts';
 
 /** loadFactor: the factor of the URL, owned by `user`, else 404. */
 async function loadFactor(db: Queryable, user: UserRow, factorId: string): Promise<StoredFactor> {
   if (!isUuid(factorId)) throw notFound('validation_failed', 'factor_id must be an UUID');
-  const rows = await db.query<Record<string, unknown>>(
-    `select ${FACTOR_COLUMNS} from auth.mfa_factors f where f.id = $1 and f.user_id = $2`,
-    [factorId, user.id],
-  );
-  if (!rows[0]) throw notFound('mfa_factor_not_found', 'Factor not found');
-  return rowToFactor(rows[0]);
-}
-
-/** The session's stored level (Session.IsAAL2 reads the row, not the token). */
-async function sessionAal(db: Queryable, sessionId: string): Promise<string> {
-  const rows = await db.query<{ aal: string | null }>('select aal::text as aal from auth.sessions where id = $1', [
-    sessionId,
-  ]);
-  return rows[0]?.aal ?? 'aal1';
+  const factor = await findFactor(db, user.id, factorId);
+  if (!factor) throw notFound('mfa_factor_not_found', 'Factor not found');
+  return factor;
 }
 
 /** GoTrue's FactorChallenge / FactorVerify limiters: requests per minute per IP, when limits are on. */
@@ -125,18 +99,8 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
       const issuer = issuerParam || new URL(settings.siteUrl).host;
 
       // validateFactors: expired unverified factors go first (every user's, as GoTrue does), then the limits.
-      await ctx.db.query(
-        `delete from auth.mfa_factors f where f.status <> 'verified'
-            and (not exists (select 1 from auth.mfa_challenges ch where ch.factor_id = f.id)
-                   and f.created_at + make_interval(secs => $1) < current_timestamp
-                 -- Cleanup's rule: unverified factors go after 24 hours, challenged or not.
-                 or f.created_at < now() - interval '24 hours')`,
-        [mfa.factorExpiry],
-      );
-      const factors = await ctx.db.query<{ friendly_name: string | null; status: string }>(
-        'select friendly_name, status::text as status from auth.mfa_factors where user_id = $1',
-        [user.id],
-      );
+      await deleteExpiredFactors(ctx.db, mfa.factorExpiry);
+      const factors = await listFactorNames(ctx.db, user.id);
       if (factors.some((f) => (f.friendly_name ?? '') === friendlyName)) {
         throw unprocessable(
           'mfa_factor_name_conflict',
@@ -162,11 +126,7 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
       const qrCode = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'H', margin: 0 });
       const id = randomUUID();
       const now = new Date().toISOString();
-      await ctx.db.query(
-        `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
-         values ($1, $2, $3, 'totp', 'unverified', $4, $4, $5)`,
-        [id, user.id, friendlyName, now, secret],
-      );
+      await createTotpFactor(ctx.db, { id, userId: user.id, friendlyName, secret, createdAt: now });
       return json({ id, type: 'totp', friendly_name: friendlyName, totp: { qr_code: qrCode, secret, uri } });
     }),
   );
@@ -185,17 +145,12 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
       const id = randomUUID();
       const created = new Date();
       // GoTrue's Cleanup (models/cleanup.go) also drops challenges older than 24 hours, 100 at a time.
-      await ctx.db.query(
-        `with old as (
-           delete from auth.mfa_challenges where id in (
-             select id from auth.mfa_challenges where created_at < now() - interval '24 hours' limit 100)
-         ), ch as (
-           insert into auth.mfa_challenges (id, factor_id, created_at, ip_address)
-           values ($1, $2, $3, coalesce(nullif($4, '')::inet, '0.0.0.0'::inet))
-         )
-         update auth.mfa_factors set last_challenged_at = $3 where id = $2`,
-        [id, factor.id, created.toISOString(), clientIp(c, ctx) ?? ''],
-      );
+      await createChallenge(ctx.db, {
+        id,
+        factorId: factor.id,
+        createdAt: created.toISOString(),
+        ip: clientIp(c, ctx) ?? '',
+      });
       return json({
         id,
         type: 'totp',
@@ -226,14 +181,13 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
       }
 
       // validateChallenge: the factor's challenge, from the same address, not used yet, not expired.
-      const challenges = await ctx.db.query<{ verified: boolean; same_ip: boolean; expired: boolean }>(
-        `select verified_at is not null as verified,
-                ip_address = coalesce(nullif($3, '')::inet, '0.0.0.0'::inet) as same_ip,
-                created_at + make_interval(secs => $4) < now() as expired
-           from auth.mfa_challenges where id = $1 and factor_id = $2`,
-        [challengeId, factor.id, clientIp(c, ctx) ?? '', mfa.challengeExpiry],
+      const challenge = await findChallenge(
+        ctx.db,
+        challengeId,
+        factor.id,
+        clientIp(c, ctx) ?? '',
+        mfa.challengeExpiry,
       );
-      const challenge = challenges[0];
       if (!challenge) {
         throw unprocessable('mfa_factor_not_found', 'MFA factor with the provided challenge ID not found');
       }
@@ -241,7 +195,7 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
         throw unprocessable('mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
       }
       if (challenge.expired) {
-        await ctx.db.query('delete from auth.mfa_challenges where id = $1', [challengeId]);
+        await deleteChallenge(ctx.db, challengeId);
         throw unprocessable(
           'mfa_challenge_expired',
           `MFA challenge ${challengeId} has expired, verify against another challenge or create a new challenge.`,
@@ -258,39 +212,22 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
       const valid = /^\d{6}$/.test(code) && totp.validate({ token: code, window: 1 }) !== null;
       if (!valid) {
         // Misses count in a row; a miss after the window starts the count again.
-        await ctx.db.query(
-          `update auth.mfa_factors
-              set failed_attempts = case when last_failed_at > now() - interval '${MISS_WINDOW} seconds'
-                                         then failed_attempts + 1 else 1 end,
-                  last_failed_at = now()
-            where id = $1`,
-          [factor.id],
-        );
+        await recordFactorMiss(ctx.db, factor.id);
         throw unprocessable('mfa_verification_failed', 'Invalid TOTP code entered');
       }
 
       const token = await ctx.db.transaction(async (tx) => {
         // challenge.Verify: a challenge is good for one accepted code; the update also settles a race.
-        const used = await tx.query<{ id: string }>(
-          `update auth.mfa_challenges set verified_at = now() where id = $1 and verified_at is null returning id`,
-          [challengeId],
-        );
-        if (!used[0]) throw unprocessable('mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
-        await tx.query(
-          `update auth.mfa_factors set status = 'verified', updated_at = case when status = 'verified'
-                  then updated_at else now() end, failed_attempts = 0, last_failed_at = null
-            where id = $1`,
-          [factor.id],
-        );
+        if (!(await markChallengeVerified(tx, challengeId))) {
+          throw unprocessable('mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
+        }
+        await markFactorVerified(tx, factor.id);
         // As in GoTrue, the answer's user is read before the other unverified factors are removed.
         const fresh = (await findUserById(tx, user.id)) as UserRow;
         const answer = await upgradeSession(tx, settings, fresh, sessionId, 'totp', factor.id);
         // InvalidateSessionsWithAALLessThan(aal2) and DeleteUnverifiedFactors(totp).
-        await tx.query(`delete from auth.sessions where user_id = $1 and aal < 'aal2'`, [user.id]);
-        await tx.query(
-          `delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = 'totp'`,
-          [user.id],
-        );
+        await endSessionsBelowAal2(tx, user.id);
+        await deleteUnverifiedTotpFactors(tx, user.id);
         return answer;
       });
       return json(token);
@@ -341,14 +278,6 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
 
 /** Destroy + DowngradeSessionsToAAL1: the sessions raised with this factor lose its claim and go back to aal1. */
 async function removeFactor(tx: Queryable, factor: StoredFactor): Promise<void> {
-  await tx.query(
-    `delete from auth.mfa_amr_claims where authentication_method = 'totp'
-        and session_id in (select id from auth.sessions where factor_id = $1)`,
-    [factor.id],
-  );
-  await tx.query(`update auth.sessions set aal = 'aal1', factor_id = null where user_id = $1 and factor_id = $2`, [
-    factor.user_id,
-    factor.id,
-  ]);
-  await tx.query('delete from auth.mfa_factors where id = $1', [factor.id]);
+  await downgradeSessionsOfFactor(tx, factor.user_id, factor.id);
+  await deleteFactor(tx, factor.id);
 }

@@ -5,15 +5,20 @@
 // needs the code this route mails: 400 reauthentication_needed without it, 422 reauthentication_not_valid for
 // a wrong or expired one. A good code is used up at once (reauthentication_token emptied, and the user's
 // one-time tokens deleted), even if the change then fails for another reason, as in GoTrue.
-import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { Queryable } from '../../db/index.ts';
 import { badRequest, unprocessable } from '../errors.ts';
 import { requireAuthentication } from '../guard.ts';
 import { checkFrequency } from '../mail.ts';
+import {
+  consumeReauthenticationToken,
+  findReauthenticationToken,
+  storeReauthenticationToken,
+} from '../one-time-tokens.ts';
 import { generateOtp, tokenHash } from '../otp.ts';
 import type { AuthContext } from '../request.ts';
 import { handle, json } from '../request.ts';
+import type { SessionFacts } from '../sessions.ts';
 import type { AuthSettings } from '../settings.ts';
 import type { UserRow } from '../users.ts';
 
@@ -21,28 +26,6 @@ import type { UserRow } from '../users.ts';
 export const RECENT_SIGN_IN_SECONDS = 24 * 3600;
 
 export const INVALID_NONCE = 'Nonce has expired or is invalid';
-
-/** What PUT /user needs to know about the session behind the access token. */
-export interface SessionFacts {
-  createdMs: number;
-  /** The session's sign-in methods (auth.mfa_amr_claims), e.g. password, otp. */
-  methods: string[];
-}
-
-export async function sessionFacts(db: Queryable, sessionId: string | null): Promise<SessionFacts | null> {
-  if (!sessionId) return null;
-  const rows = await db.query<{ created_ms: number; methods: string[] | string | null }>(
-    `select (extract(epoch from s.created_at) * 1000)::float8 as created_ms,
-            coalesce((select json_agg(a.authentication_method) from auth.mfa_amr_claims a where a.session_id = s.id),
-                     '[]'::json) as methods
-       from auth.sessions s where s.id = $1`,
-    [sessionId],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  const methods = typeof row.methods === 'string' ? (JSON.parse(row.methods) as string[]) : (row.methods ?? []);
-  return { createdMs: Number(row.created_ms), methods };
-}
 
 /** Session.IsRecovery: a session from an emailed link or code (otp, magiclink, recovery). */
 export function isRecoverySession(session: SessionFacts | null): boolean {
@@ -62,26 +45,16 @@ export async function verifyReauthentication(
   user: UserRow,
   nonce: string,
 ): Promise<void> {
-  const rows = await db.query<{ token: string | null; sent_ms: number | null }>(
-    `select reauthentication_token as token,
-            (extract(epoch from reauthentication_sent_at) * 1000)::float8 as sent_ms
-       from auth.users where id = $1`,
-    [user.id],
-  );
-  const stored = rows[0];
-  if (!stored?.token || stored.sent_ms == null) throw unprocessable('reauthentication_not_valid', INVALID_NONCE);
+  const stored = await findReauthenticationToken(db, user.id);
+  if (!stored?.token || stored.sentMs == null) throw unprocessable('reauthentication_not_valid', INVALID_NONCE);
   if (!user.email) {
     throw unprocessable('reauthentication_not_valid', 'Reauthentication requires an email or a phone number');
   }
-  const fresh = Date.now() <= Number(stored.sent_ms) + settings.otpExpiry * 1000;
+  const fresh = Date.now() <= stored.sentMs + settings.otpExpiry * 1000;
   if (!fresh || tokenHash(user.email, nonce) !== stored.token) {
     throw unprocessable('reauthentication_not_valid', INVALID_NONCE);
   }
-  await db.query(
-    `with u as (update auth.users set reauthentication_token = '' where id = $1)
-     delete from auth.one_time_tokens where user_id = $1`,
-    [user.id],
-  );
+  await consumeReauthenticationToken(db, user.id);
 }
 
 export function reauthenticateRoutes(app: Hono, ctx: AuthContext) {
@@ -112,18 +85,7 @@ export function reauthenticateRoutes(app: Hono, ctx: AuthContext) {
         Data: user.raw_user_meta_data ?? {},
       });
       const now = new Date().toISOString();
-      await ctx.db.query(
-        `with u as (
-           update auth.users set reauthentication_token = $2, reauthentication_sent_at = $3::timestamptz where id = $1
-         )
-         insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to, created_at, updated_at)
-         values ($5, $1, 'reauthentication_token', $2, $4, ($3::timestamptz at time zone 'UTC'),
-                 ($3::timestamptz at time zone 'UTC'))
-         on conflict (user_id, token_type) do update
-           set token_hash = excluded.token_hash, relates_to = excluded.relates_to,
-               created_at = excluded.created_at, updated_at = excluded.updated_at`,
-        [user.id, hash, now, email.toLowerCase(), randomUUID()],
-      );
+      await storeReauthenticationToken(ctx.db, user.id, email, hash, now);
       return json({});
     }),
   );

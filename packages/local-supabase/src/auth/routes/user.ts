@@ -5,9 +5,17 @@ import { requireAuthentication } from '../guard.ts';
 import { checkMetadataSize } from '../metadata.ts';
 import { checkPasswordStrength, hashPassword, verifyPassword } from '../passwords.ts';
 import { type AuthContext, handle, json, limitPerIp, obj, readBody, str } from '../request.ts';
-import { logout } from '../sessions.ts';
-import { findUserByEmail, findUserById, mergeMetadata, type UserRow, userJson, validateEmail } from '../users.ts';
-import { isRecoverySession, needsReauthentication, sessionFacts, verifyReauthentication } from './reauthenticate.ts';
+import { endSessions, logout, sessionAal, sessionFacts } from '../sessions.ts';
+import {
+  findUserByEmail,
+  findUserById,
+  mergeMetadata,
+  type UserRow,
+  updateUserFields,
+  userJson,
+  validateEmail,
+} from '../users.ts';
+import { isRecoverySession, needsReauthentication, verifyReauthentication } from './reauthenticate.ts';
 
 export function userRoutes(app: Hono, ctx: AuthContext) {
   const { settings } = ctx;
@@ -46,10 +54,7 @@ export function userRoutes(app: Hono, ctx: AuthContext) {
       // A member with a verified MFA factor changes the password or address only from an aal2 session.
       const changesSecret = (password !== null && password !== '') || (email !== '' && email !== (user.email ?? ''));
       if (changesSecret && user.factors.some((f) => f.status === 'verified')) {
-        const rows = sessionId
-          ? await ctx.db.query<{ aal: string | null }>('select aal from auth.sessions where id = $1', [sessionId])
-          : [];
-        if (rows[0]?.aal !== 'aal2') {
+        if ((await sessionAal(ctx.db, sessionId)) !== 'aal2') {
           throw new AuthError(
             401,
             'insufficient_aal',
@@ -95,24 +100,13 @@ export function userRoutes(app: Hono, ctx: AuthContext) {
       const updated = await ctx.db.transaction(async (tx) => {
         const now = new Date().toISOString();
         if (encrypted) {
-          await tx.query('update auth.users set encrypted_password = $2, updated_at = $3 where id = $1', [
-            user.id,
-            encrypted,
-            now,
-          ]);
+          await updateUserFields(tx, user.id, { encryptedPassword: encrypted, updatedAt: now });
           // A new password ends every other session (UpdatePassword → LogoutAllExceptMe).
-          if (sessionId) {
-            await tx.query('delete from auth.sessions where user_id = $1 and id <> $2', [user.id, sessionId]);
-          } else {
-            await tx.query('delete from auth.sessions where user_id = $1', [user.id]);
-          }
+          await endSessions(tx, user.id, sessionId);
         }
         if (data) {
-          await tx.query('update auth.users set raw_user_meta_data = $2::jsonb, updated_at = $3 where id = $1', [
-            user.id,
-            JSON.stringify(mergeMetadata(user.raw_user_meta_data, data)),
-            now,
-          ]);
+          const userMetadata = mergeMetadata(user.raw_user_meta_data, data);
+          await updateUserFields(tx, user.id, { userMetadata, updatedAt: now });
         }
         return (await findUserById(tx, user.id)) as UserRow;
       });

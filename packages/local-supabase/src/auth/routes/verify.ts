@@ -4,18 +4,19 @@ import type { Context, Hono } from 'hono';
 import type { Queryable } from '../../db/index.ts';
 import { AuthError, badRequest, forbidden } from '../errors.ts';
 import { encodeValues, GoUrl, values } from '../go-url.ts';
-import { confirmUser, recoverUser } from '../links.ts';
-import {
-  findUserIdByToken,
-  issueAuthCode,
-  PKCE_PREFIX,
-  recordFailedVerification,
-  type TokenType,
-  tokenHash,
-} from '../otp.ts';
+import { findUserIdByToken, recordFailedVerification, type TokenType } from '../one-time-tokens.ts';
+import { issueAuthCode, PKCE_PREFIX, tokenHash } from '../otp.ts';
 import { type AuthContext, grantParams, handle, json, limitPerIp, readBody, referrer, str } from '../request.ts';
 import { issueSession, type TokenResponse } from '../sessions.ts';
-import { findUserByEmail, findUserById, isBanned, type UserRow, validateEmail } from '../users.ts';
+import {
+  confirmUser,
+  findUserByEmail,
+  findUserById,
+  isBanned,
+  recoverUser,
+  type UserRow,
+  validateEmail,
+} from '../users.ts';
 
 const LINK_INVALID = 'Email link is invalid or has expired';
 
