@@ -1,5 +1,5 @@
 // Password hashing (bcrypt, cost 10 and the $2a$ form GoTrue writes) and GoTrue's strength policy.
-import bcrypt from 'bcryptjs';
+import { hash, verify } from '@node-rs/bcrypt';
 import { AuthError, WeakPasswordError } from './errors.ts';
 
 /** GoTrue's bcrypt cost. */
@@ -7,16 +7,15 @@ export const BCRYPT_COST = 10;
 /** bcrypt reads at most 72 bytes. */
 export const MAX_PASSWORD_LENGTH = 72;
 
-/** A bcrypt hash at cost 10, in the $2a$ form GoTrue writes (bcryptjs salts with $2b$, the same algorithm). */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = (await bcrypt.genSalt(BCRYPT_COST)).replace(/^\$2b\$/, '$2a$');
-  return bcrypt.hash(password, salt);
+/** A bcrypt hash at cost 10, in the $2a$ form GoTrue writes; hashed on libuv's thread pool, off the event loop. */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, { cost: BCRYPT_COST, version: '2a' });
 }
 
-export async function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
-  if (!hash || !hash.startsWith('$2')) return false;
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  if (!stored || !stored.startsWith('$2')) return false;
   try {
-    return await bcrypt.compare(password, hash);
+    return await verify(password, stored);
   } catch {
     return false;
   }

@@ -28,7 +28,7 @@ export function tokenRoutes(app: Hono, ctx: AuthContext) {
     const candidate = await findLoginCandidate(ctx.db, email);
     if (!candidate?.encrypted_password) throw badRequest('invalid_credentials', INVALID_LOGIN);
     if (candidate.banned) throw badRequest('user_banned', 'User is banned');
-    // bcryptjs yields to the event loop between rounds; the full user row is read meanwhile.
+    // The hash is checked on the thread pool; the full user row is read meanwhile.
     const [valid, user] = await Promise.all([
       verifyPassword(secret, candidate.encrypted_password),
       findUserById(ctx.db, candidate.id),
