@@ -6,7 +6,7 @@
 // (dist-lighthouse/) and served as `npm start` serves it. Next to the scores: the median LCP and the median of
 // each run's longest main-thread task (Lighthouse's long-tasks audit, 4x CPU throttle). RUNS sets the number of runs per page; LIGHTHOUSE_SITE_PORT and
 // LIGHTHOUSE_API_PORT move the two ports baked into that build (default 4341 and 55341); LIGHTHOUSE_REPORTS=<folder>
-// keeps each run's report.
+// keeps each run's report and trace.
 // Exit status: 0 whatever the scores (performance moves with the machine's load); `--strict` exits 1 when a
 // median is below 100.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -141,6 +141,8 @@ try {
         mkdirSync(reportsDir, { recursive: true });
         const name = path === '/' ? 'home' : path.slice(1).replaceAll('/', '-');
         writeFileSync(join(reportsDir, `${name}-${i + 1}.json`), JSON.stringify(result.lhr));
+        // The run's trace too: which work each long task holds (parse, style, layout, a script) is only in there.
+        writeFileSync(join(reportsDir, `${name}-${i + 1}.trace.json`), JSON.stringify(result.artifacts.Trace));
       }
     }
     const medians = categories.map((c) => median(scores[c]));
