@@ -4,7 +4,8 @@
 // 127.0.0.1 so the news pages show real cards (the investing page from the real-world fixture: HTML in long
 // descriptions, pictures that answer 404 or drop the connection), and the site built against that stack
 // (dist-lighthouse/) and served as `npm start` serves it. Next to the scores: the median LCP and the median of
-// each run's longest main-thread task (Lighthouse's long-tasks audit, 4x CPU throttle). RUNS sets the number of runs per page; LIGHTHOUSE_SITE_PORT and
+// each run's longest main-thread task (Lighthouse's long-tasks audit, 4x CPU throttle), then every run's scores,
+// LCP and longest task. RUNS sets the number of runs per page; LIGHTHOUSE_SITE_PORT and
 // LIGHTHOUSE_API_PORT move the two ports baked into that build (default 4341 and 55341); LIGHTHOUSE_REPORTS=<folder>
 // keeps each run's report and trace.
 // Exit status: 0 whatever the scores (performance moves with the machine's load); `--strict` exits 1 when a
@@ -118,7 +119,7 @@ try {
     console.log(`Blocked in the browser (unreachable from this machine): ${blocked.join(', ')}`);
   }
   console.log(
-    `\n${'page'.padEnd(22)} perf  a11y  best   seo     LCP  task   runs (perf / a11y / best / seo / longest task ms)`,
+    `\n${'page'.padEnd(22)} perf  a11y  best   seo     LCP  task   runs (perf / a11y / best / seo / LCP s / longest task ms)`,
   );
   for (const path of paths) {
     const scores = Object.fromEntries(categories.map((c) => [c, [] as number[]]));
@@ -149,7 +150,11 @@ try {
     if (medians.some((m) => m < 100)) belowFull += 1;
     const row = medians.map((m) => String(m).padStart(4)).join('  ');
     const timing = `${(median(lcp) / 1000).toFixed(2).padStart(5)} s ${String(Math.round(median(longest))).padStart(4)}`;
-    const all = [...categories.map((c) => scores[c].join('/')), longest.map(Math.round).join('/')].join('   ');
+    const all = [
+      ...categories.map((c) => scores[c].join('/')),
+      lcp.map((ms) => (ms / 1000).toFixed(2)).join('/'),
+      longest.map(Math.round).join('/'),
+    ].join('   ');
     console.log(`${path.padEnd(22)} ${row}  ${timing}    ${all}`);
     if (medians.some((m) => m < 100)) for (const loss of losses) console.log(`${''.padEnd(23)}- ${loss}`);
   }
