@@ -4,9 +4,10 @@
 // 127.0.0.1 so the news pages show real cards (the investing page from the real-world fixture: HTML in long
 // descriptions, pictures that answer 404 or drop the connection), and the site built against that stack
 // (dist-lighthouse/) and served as `npm start` serves it. Next to the scores: the median LCP and the median of
-// each run's longest main-thread task (Lighthouse's long-tasks audit, 4x CPU throttle). RUNS sets the number of runs per page; LIGHTHOUSE_SITE_PORT and
+// each run's longest main-thread task (Lighthouse's long-tasks audit, 4x CPU throttle), then every run's scores,
+// LCP and longest task. RUNS sets the number of runs per page; LIGHTHOUSE_SITE_PORT and
 // LIGHTHOUSE_API_PORT move the two ports baked into that build (default 4341 and 55341); LIGHTHOUSE_REPORTS=<folder>
-// keeps each run's report.
+// keeps each run's report and trace.
 // Exit status: 0 whatever the scores (performance moves with the machine's load); `--strict` exits 1 when a
 // median is below 100.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -120,7 +121,7 @@ try {
     console.log(`Blocked in the browser (unreachable from this machine): ${blocked.join(', ')}`);
   }
   console.log(
-    `\n${'page'.padEnd(22)} perf  a11y  best   seo     LCP  task   runs (perf / a11y / best / seo / longest task ms)`,
+    `\n${'page'.padEnd(22)} perf  a11y  best   seo     LCP  task   runs (perf / a11y / best / seo / LCP s / longest task ms)`,
   );
   for (const path of paths) {
     const scores = Object.fromEntries(categories.map((c) => [c, [] as number[]]));
@@ -143,13 +144,19 @@ try {
         mkdirSync(reportsDir, { recursive: true });
         const name = path === '/' ? 'home' : path.slice(1).replaceAll('/', '-');
         writeFileSync(join(reportsDir, `${name}-${i + 1}.json`), JSON.stringify(result.lhr));
+        // The run's trace too: which work each long task holds (parse, style, layout, a script) is only in there.
+        writeFileSync(join(reportsDir, `${name}-${i + 1}.trace.json`), JSON.stringify(result.artifacts.Trace));
       }
     }
     const medians = categories.map((c) => median(scores[c]));
     if (medians.some((m) => m < 100)) belowFull += 1;
     const row = medians.map((m) => String(m).padStart(4)).join('  ');
     const timing = `${(median(lcp) / 1000).toFixed(2).padStart(5)} s ${String(Math.round(median(longest))).padStart(4)}`;
-    const all = [...categories.map((c) => scores[c].join('/')), longest.map(Math.round).join('/')].join('   ');
+    const all = [
+      ...categories.map((c) => scores[c].join('/')),
+      lcp.map((ms) => (ms / 1000).toFixed(2)).join('/'),
+      longest.map(Math.round).join('/'),
+    ].join('   ');
     console.log(`${path.padEnd(22)} ${row}  ${timing}    ${all}`);
     if (medians.some((m) => m < 100)) for (const loss of losses) console.log(`${''.padEnd(23)}- ${loss}`);
   }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pruneCss, prunePage, selectorNeeds, styleHash } from '../../scripts/lib/page-css.ts';
+import { pruneCss, prunePage, pruneScriptHashes, selectorNeeds, styleHash } from '../../scripts/lib/page-css.ts';
 
 // A stylesheet shaped as Tailwind 4 writes it after the build: layers, the theme's variables, escaped class
 // names, variants inside @media, @property and @keyframes, and an Astro-scoped component rule.
@@ -101,5 +101,20 @@ describe('prunePage', () => {
     expect(html).toContain(`'${styleHash(kept)}'`);
     expect(html).not.toContain(styleHash(sheet));
     expect(result).toMatchObject({ before: sheet.length, after: kept.length });
+  });
+});
+
+describe('pruneScriptHashes', () => {
+  it("keeps in script-src only the hashes of the page's own inline scripts", () => {
+    const own = 'console.log(1)';
+    const other = 'console.log(2)';
+    const html =
+      `<head><meta http-equiv="content-security-policy" content="script-src 'self' '${styleHash(own)}' '${styleHash(other)}' https://cdn.example/x.js; style-src 'self' '${styleHash('a{}')}'">` +
+      `</head><body><script type="module">${own}</script><script type="module" src="/_astro/a.js"></script></body>`;
+    const pruned = pruneScriptHashes(html);
+    expect(pruned).toContain(`script-src 'self' '${styleHash(own)}' https://cdn.example/x.js; style-src`);
+    expect(pruned).not.toContain(styleHash(other));
+    // Other directives' hashes are not script hashes.
+    expect(pruned).toContain(`'${styleHash('a{}')}'`);
   });
 });
