@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pruneCss, prunePage, pruneScriptHashes, selectorNeeds, styleHash } from '../../scripts/lib/page-css.ts';
+import {
+  preloadImports,
+  pruneCss,
+  prunePage,
+  pruneScriptHashes,
+  selectorNeeds,
+  styleHash,
+} from '../../scripts/lib/page-css.ts';
 
 // A stylesheet shaped as Tailwind 4 writes it after the build: layers, the theme's variables, escaped class
 // names, variants inside @media, @property and @keyframes, and an Astro-scoped component rule.
@@ -116,5 +123,31 @@ describe('pruneScriptHashes', () => {
     expect(pruned).not.toContain(styleHash(other));
     // Other directives' hashes are not script hashes.
     expect(pruned).toContain(`'${styleHash('a{}')}'`);
+  });
+});
+
+describe('preloadImports', () => {
+  it("preloads the page's module scripts and what they import statically, not dynamic imports", () => {
+    const root = mkdtempSync(join(tmpdir(), 'page-css-preload-'));
+    mkdirSync(join(root, '_astro'));
+    writeFileSync(join(root, '_astro', 'card.js'), 'import{a as b}from"./form.js";import"./site.js";b();');
+    writeFileSync(
+      join(root, '_astro', 'form.js'),
+      'import{c}from"./site.js";export const a=()=>import("./dialog.js");',
+    );
+    writeFileSync(join(root, '_astro', 'site.js'), 'export const c=1;');
+    writeFileSync(join(root, '_astro', 'dialog.js'), 'export default 1;');
+    const html =
+      '<html><head><title>x</title></head><body><script type="module" src="/_astro/site.js"></script>' +
+      '<script type="module" src="/_astro/card.js"></script></body></html>';
+    const link = (name: string) => `<link rel="modulepreload" href="/_astro/${name}">`;
+    const out = preloadImports(root, html);
+    expect(out).toContain(`${link('site.js')}${link('card.js')}${link('form.js')}</head>`);
+    // Only imported when asked: no preload.
+    expect(out).not.toContain('dialog.js"');
+    expect(preloadImports(root, '<html><head></head><body><p>no script</p></body></html>')).not.toContain(
+      'modulepreload',
+    );
+    rmSync(root, { recursive: true, force: true });
   });
 });

@@ -47,11 +47,6 @@ class PreparedStatements {
   readonly #names = new Map<string, string>();
   #closing: string[] = [];
   #counter = 0;
-  readonly #size: number;
-
-  constructor(size = MOST_PREPARED) {
-    this.#size = size;
-  }
 
   /**
    * `statements` as sent: bound to a prepared statement, or parsed under a new name. `inCall` holds the texts
@@ -82,7 +77,7 @@ class PreparedStatements {
       if (left-- <= 0) break;
       if (s.name) this.#names.set(s.text, s.name);
     }
-    while (this.#names.size > this.#size) {
+    while (this.#names.size > MOST_PREPARED) {
       const [text, name] = this.#names.entries().next().value as [string, string];
       this.#names.delete(text);
       this.#closing.push(name);
