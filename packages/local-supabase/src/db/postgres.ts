@@ -20,10 +20,11 @@ export function restLoginUrl(url: string): string {
   return parsed.toString();
 }
 
-function postgresClient(url: string, max: number): postgres.Sql {
+function postgresClient(url: string, max: number, fetchTypes = true): postgres.Sql {
   return postgres(url, {
     max,
     onnotice: () => {},
+    fetch_types: fetchTypes,
     types: {
       // A string bound to a json/jsonb parameter is JSON text already, as PGlite takes it
       // (postgres.js would otherwise store it as a JSON string literal).
@@ -98,7 +99,10 @@ export async function openPostgres(url: string): Promise<Db> {
   await sql`select 1`;
   // REST's batches run under the REST login (authenticator), not the DATABASE_URL user: SQL a request
   // reaches can become only the API roles, never the owner (checked by Postgres against the session user).
-  const restSql = postgresClient(restLoginUrl(url), 8);
+  // Without postgres.js's array-type query on each new connection: if the server goes away while it runs,
+  // its rejection is unhandled and ends the process (porsager/postgres#1192), and REST's batches bind and
+  // read no arrays. The other pool, whose queries do, keeps it.
+  const restSql = postgresClient(restLoginUrl(url), 8, false);
   const restTransaction = transactionOn(restSql);
   return {
     kind: 'postgres',
