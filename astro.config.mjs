@@ -25,6 +25,14 @@ export default defineConfig({
   security: { csp: true },
   integrations: [
     react(),
+    // client:visible-yield, for the news islands: hydrates in a task of its own (src/lib/visible-yield.ts).
+    {
+      name: 'signals:client-directives',
+      hooks: {
+        'astro:config:setup': ({ addClientDirective }) =>
+          addClientDirective({ name: 'visible-yield', entrypoint: './src/lib/visible-yield.ts' }),
+      },
+    },
     // The content editor at /admin/ (Decap CMS, fields from src/content/schemas.ts): docs/editing.md.
     // Before pageCss, so its preview takes the site's whole stylesheet; before the headers, which give
     // /admin/ its own policy when the build has it.

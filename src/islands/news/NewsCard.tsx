@@ -20,7 +20,7 @@ export default function NewsCard({ article, labels, showThumbnail = false, now }
   const picture = showThumbnail && article.thumbnail;
   return (
     <li
-      className="flex flex-col overflow-hidden rounded-2xl border border-navy-700 bg-navy-900"
+      className="flex flex-col overflow-hidden rounded-2xl border border-navy-700 bg-navy-900 [contain-intrinsic-size:auto_30rem] [content-visibility:auto]"
       data-testid="news-card"
     >
       {picture && (
