@@ -25,12 +25,15 @@ export default defineConfig({
   security: { csp: true },
   integrations: [
     react(),
-    // client:visible-yield, for the news islands: hydrates in a task of its own (src/lib/visible-yield.ts).
+    // client:load-yield and client:visible-yield: hydrate in a task of their own (src/lib/hydration/).
     {
       name: 'signals:client-directives',
       hooks: {
-        'astro:config:setup': ({ addClientDirective }) =>
-          addClientDirective({ name: 'visible-yield', entrypoint: './src/lib/visible-yield.ts' }),
+        'astro:config:setup': ({ addClientDirective }) => {
+          for (const name of ['load-yield', 'visible-yield']) {
+            addClientDirective({ name, entrypoint: `./src/lib/hydration/${name}.ts` });
+          }
+        },
       },
     },
     // The content editor at /admin/ (Decap CMS, fields from src/content/schemas.ts): docs/editing.md.

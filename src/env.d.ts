@@ -1,6 +1,7 @@
-// The site's own client directive (src/lib/visible-yield.ts), typed for .astro templates.
+// The site's own client directives (src/lib/hydration/), typed for .astro templates.
 declare namespace Astro {
   interface ClientDirectives {
+    'client:load-yield'?: boolean;
     'client:visible-yield'?: boolean;
   }
 }
