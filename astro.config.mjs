@@ -5,6 +5,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { loadEnv } from 'vite';
 import { cmsAdmin } from './scripts/lib/cms-admin.ts';
+import { reactDomCompileHint } from './scripts/lib/compile-hint.ts';
 import { LOCAL_SUPABASE_URL, securityHeaders } from './scripts/lib/headers.ts';
 import { pageCss } from './scripts/lib/page-css.ts';
 
@@ -25,13 +26,13 @@ export default defineConfig({
   security: { csp: true },
   integrations: [
     react(),
-    // client:load-yield and client:visible-yield: hydrate in a task of their own (src/lib/hydration/).
+    // client:load-yield and client:visible-yield: hydrate in a task of their own (src/islands/hydration/).
     {
       name: 'signals:client-directives',
       hooks: {
         'astro:config:setup': ({ addClientDirective }) => {
           for (const name of ['load-yield', 'visible-yield']) {
-            addClientDirective({ name, entrypoint: `./src/lib/hydration/${name}.ts` });
+            addClientDirective({ name, entrypoint: `./src/islands/hydration/${name}.ts` });
           }
         },
       },
@@ -47,7 +48,7 @@ export default defineConfig({
     securityHeaders(supabaseUrl),
   ],
   vite: {
-    plugins: [tailwindcss()],
+    plugins: [tailwindcss(), reactDomCompileHint()],
     environments: {
       client: {
         build: {

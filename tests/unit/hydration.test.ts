@@ -1,0 +1,15 @@
+import { expect, test } from 'vitest';
+import { loadThenHydrate } from '../../src/islands/hydration/next-task.ts';
+
+test('an island hydrates in a later task than the one that loaded its code', async () => {
+  const order: string[] = [];
+  await loadThenHydrate(async () => {
+    order.push('code loaded');
+    // Work the browser queued meanwhile (a paint, a tap): it runs before the hydration, not after.
+    setTimeout(() => order.push('queued task'), 0);
+    return async () => {
+      order.push('hydrated');
+    };
+  });
+  expect(order).toEqual(['code loaded', 'queued task', 'hydrated']);
+});
