@@ -36,4 +36,6 @@ class AuthView extends HTMLElement {
 }
 
 customElements.define('auth-view', AuthView);
-loadStoredAuth(() => lazy().then((m) => m.client()));
+// A page's first read of storage is a round trip to the browser process: it runs in a task of its own, after this
+// module's, so neither is a long task on a slow phone. The header shows its placeholder until then.
+setTimeout(() => loadStoredAuth(() => lazy().then((m) => m.client())), 0);

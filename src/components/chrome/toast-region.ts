@@ -17,7 +17,8 @@ class ToastRegion extends HTMLElement {
     this.#unbind = $toasts.subscribe((toasts) => this.#render(list, template, toasts));
     this.addEventListener('keydown', this.#onKeydown);
     document.addEventListener('keydown', this.#onHotkey);
-    showQueuedToasts();
+    // In a task of its own, like the header's storage read (auth-view.ts).
+    setTimeout(() => showQueuedToasts(), 0);
   }
 
   disconnectedCallback() {
