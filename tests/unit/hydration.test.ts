@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest';
-import { loadThenHydrate } from '../../src/islands/hydration/next-task.ts';
+import { yieldBeforeHydrate } from '../../src/islands/hydration/next-task.ts';
 
 test('an island hydrates in a later task than the one that loaded its code', async () => {
   const order: string[] = [];
-  await loadThenHydrate(async () => {
+  const load = yieldBeforeHydrate(async () => {
     order.push('code loaded');
     // Work the browser queued meanwhile (a paint, a tap): it runs before the hydration, not after.
     setTimeout(() => order.push('queued task'), 0);
@@ -11,5 +11,6 @@ test('an island hydrates in a later task than the one that loaded its code', asy
       order.push('hydrated');
     };
   });
+  await (await load())();
   expect(order).toEqual(['code loaded', 'queued task', 'hydrated']);
 });

@@ -1,14 +1,8 @@
-// `client:visible-yield`: client:visible, hydrating in a task of its own (see next-task.ts). The news islands.
+// `client:visible-yield`: Astro's client:visible, hydrating in a task of its own (see next-task.ts). The news islands.
 import type { ClientDirective } from 'astro';
-import { loadThenHydrate } from './next-task.ts';
+import visible from 'astro/runtime/client/visible.js';
+import { yieldBeforeHydrate } from './next-task.ts';
 
-const visibleYield: ClientDirective = (load, _options, el) => {
-  const io = new IntersectionObserver((entries) => {
-    if (!entries.some((entry) => entry.isIntersecting)) return;
-    io.disconnect();
-    void loadThenHydrate(load);
-  });
-  for (const child of el.children) io.observe(child);
-};
+const visibleYield: ClientDirective = (load, options, el) => visible(yieldBeforeHydrate(load), options, el);
 
 export default visibleYield;
