@@ -24,6 +24,12 @@ export const DEMO_TRADE_COUNT = 68;
 export const DEMO_TARGET_PENCE = 25_400;
 /** The first trades are winners; after them the running total never drops below zero. */
 export const DEMO_OPENING_WINS = 3;
+/**
+ * The banner says 'High percentage of trades profitable': whatever the draws, at least 60% of the trades win
+ * (41 of 68) and at least 10% lose (7 of 68), so the session is never a coin toss nor all winners.
+ */
+export const DEMO_MIN_WIN_PERCENT = 60;
+export const DEMO_MIN_LOSS_PERCENT = 10;
 
 /** Pairs the script draws from, with a typical price to quote entries around. */
 export const DEMO_PAIRS: readonly (readonly [pair: string, price: number])[] = [
@@ -108,6 +114,16 @@ export function orderProfits(profits: readonly number[], openingWins: number): n
   return ordered;
 }
 
+/**
+ * How many of `count` trades win, at least and at most: 60% rounded up (never fewer than the opening winners),
+ * and all but 10% rounded up (never fewer than the minimum). Whole-number arithmetic, so 68 gives exactly 41..61.
+ */
+export function demoWinBounds(count: number): { min: number; max: number } {
+  const min = Math.max(DEMO_OPENING_WINS, Math.ceil((count * DEMO_MIN_WIN_PERCENT) / 100));
+  const max = Math.max(min, count - Math.ceil((count * DEMO_MIN_LOSS_PERCENT) / 100));
+  return { min, max };
+}
+
 function entryPrice(random: () => number, pair: string, price: number): string {
   const digits = pair.endsWith('JPY') ? 3 : 5;
   // Within about half a percent of the typical price.
@@ -115,18 +131,23 @@ function entryPrice(random: () => number, pair: string, price: number): string {
 }
 
 /**
- * The demo's trades for a seed: `count` trades, random pairs and directions, about seven in ten winners,
- * profits scaled so they total exactly `targetPence`, ordered so the running total stays non-negative after
- * the opening winners.
+ * The demo's trades for a seed: `count` trades, random pairs and directions, about seven in ten winners and
+ * never a count outside `demoWinBounds(count)`, profits scaled so they total exactly `targetPence`, ordered so
+ * the running total stays non-negative after the opening winners.
  */
 export function demoScript(seed: number, count = DEMO_TRADE_COUNT, targetPence = DEMO_TARGET_PENCE): DemoTrade[] {
   if (count < DEMO_OPENING_WINS || targetPence < count) {
     throw new RangeError('demoScript needs at least 3 trades and a target of at least 1p per trade');
   }
   const random = seededRandom(seed);
-  const wins = Array.from({ length: count }, (_, i) => i < DEMO_OPENING_WINS || random() < 0.7);
-  const winWeights = wins.filter(Boolean).map(() => between(random, 300, 2000));
-  const losses = wins.filter((win) => !win).map(() => -between(random, 200, 1500));
+  // Each trade after the opening winners wins with probability 0.7; the count is then held within the bounds,
+  // which changes nothing for about 98 seeds in 100 (a binomial draw rarely strays that far from 7 in 10).
+  let drawnWins = DEMO_OPENING_WINS;
+  for (let i = DEMO_OPENING_WINS; i < count; i += 1) if (random() < 0.7) drawnWins += 1;
+  const bounds = demoWinBounds(count);
+  const winCount = Math.min(Math.max(drawnWins, bounds.min), bounds.max);
+  const winWeights = Array.from({ length: winCount }, () => between(random, 300, 2000));
+  const losses = Array.from({ length: count - winCount }, () => -between(random, 200, 1500));
   const lossTotal = -losses.reduce((a, b) => a + b, 0);
   // Winners take the target plus whatever the losers gave back, in proportion to their raw size.
   const winners = apportion(targetPence + lossTotal, winWeights);

@@ -8,6 +8,7 @@ import {
   DEMO_TRADE_COUNT,
   demoScript,
   demoTimeline,
+  demoWinBounds,
   formatPounds,
   orderProfits,
   seededRandom,
@@ -81,7 +82,10 @@ describe('demoScript, for any seed', () => {
         fc.integer({ min: 120, max: 100_000 }),
         (s, count, target) => {
           const trades = demoScript(s, count, target);
+          const { min, max } = demoWinBounds(count);
           expect(trades).toHaveLength(count);
+          expect(summarise(trades).won).toBeGreaterThanOrEqual(min);
+          expect(summarise(trades).won).toBeLessThanOrEqual(max);
           expect(summarise(trades).total).toBe(target);
           expect(runningTotals(trades.map((t) => t.profit)).every((total) => total >= 0)).toBe(true);
         },
@@ -94,12 +98,33 @@ describe('demoScript, for any seed', () => {
       fc.property(seed, (s) => {
         const trades = demoScript(s);
         const won = summarise(trades).won;
-        expect(won).toBeGreaterThan(DEMO_TRADE_COUNT / 2);
-        expect(won).toBeLessThan(DEMO_TRADE_COUNT);
+        expect(won).toBeGreaterThanOrEqual(41);
+        expect(won).toBeLessThanOrEqual(61);
         expect(new Set(trades.map((t) => t.type)).size).toBe(2);
         expect(new Set(trades.map((t) => t.pair)).size).toBeGreaterThan(10);
       }),
     );
+  });
+
+  it('wins at least 41 and at most 61 of its 68 trades (60% up, 10% losers) over 50,000 seeds', () => {
+    expect(demoWinBounds(DEMO_TRADE_COUNT)).toEqual({ min: 41, max: 61 });
+    fc.assert(
+      fc.property(seed, (s) => {
+        const won = summarise(demoScript(s)).won;
+        expect(won).toBeGreaterThanOrEqual(41);
+        expect(won).toBeLessThanOrEqual(61);
+      }),
+      { numRuns: 50_000 },
+    );
+  });
+
+  it('seed 1978707259, whose draws give 34 winners, still wins 41 of 68 and totals +£254.00', () => {
+    const trades = demoScript(1978707259);
+    const summary = summarise(trades);
+    expect(summary.won).toBe(41);
+    expect(formatPounds(summary.total)).toBe('+£254.00');
+    expect(trades.slice(0, DEMO_OPENING_WINS).every((t) => t.profit > 0)).toBe(true);
+    expect(runningTotals(trades.map((t) => t.profit)).every((total) => total >= 0)).toBe(true);
   });
 
   it('is the same script for the same seed and a different one for another seed', () => {
@@ -110,6 +135,19 @@ describe('demoScript, for any seed', () => {
   it('refuses fewer trades than the opening winners, or a target under 1p a trade', () => {
     expect(() => demoScript(1, 2)).toThrow(RangeError);
     expect(() => demoScript(1, 68, 67)).toThrow(RangeError);
+  });
+});
+
+describe.each([
+  [3, 3, 3],
+  [4, 3, 3],
+  [10, 6, 9],
+  [68, 41, 61],
+  [100, 60, 90],
+  [120, 72, 108],
+])('demoWinBounds(%i)', (count, min, max) => {
+  it(`is ${min}..${max} winners: 60% rounded up, at least 10% losers rounded up, never under the opening winners`, () => {
+    expect(demoWinBounds(count)).toEqual({ min, max });
   });
 });
 
