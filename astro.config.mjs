@@ -15,7 +15,7 @@ const site = process.env.SITE_URL ?? `http://127.0.0.1:${port}`;
 const supabaseUrl = () => loadEnv('production', process.cwd(), 'PUBLIC_').PUBLIC_SUPABASE_URL || LOCAL_SUPABASE_URL;
 
 // Pages marked noindex stay out of the sitemap too.
-const unlisted = ['/admin', '/404', '/dashboard', '/analysis', '/settings', '/newsletter-verified'];
+const unlisted = ['/404', '/dashboard', '/analysis', '/settings', '/newsletter-verified'];
 
 export default defineConfig({
   site,
@@ -37,9 +37,8 @@ export default defineConfig({
         },
       },
     },
-    // The content editor at /admin/ (Decap CMS, fields from src/content/schemas.ts): docs/editing.md.
-    // Before pageCss, so its preview takes the site's whole stylesheet; before the headers, which give
-    // /admin/ its own policy when the build has it.
+    // The content editor under `npm run cms` (dev server only, at /admin/); the production editor is built
+    // apart into dist-cms/ (`node scripts/cms.ts build`), never into the site: docs/editing.md.
     cmsAdmin(),
     // Each page's inline <style> cut to the rules the page can use (its CSP hash updated), before the headers.
     pageCss(),

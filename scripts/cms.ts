@@ -1,24 +1,34 @@
-// `npm run cms`: edit the content in a browser on this machine. Starts Decap CMS's local proxy (decap-server,
-// which reads and writes the Markdown files under content/ of this working copy, no git commit) and the Astro
-// dev server, which serves the admin at /admin/ and re-renders a page as soon as its file changes.
-// Then open http://127.0.0.1:<PORT>/admin/. Ports: PORT (the site, 4321), CMS_PROXY_PORT (the proxy, 8081).
+// The content editor (Decap CMS, scripts/lib/cms-admin.ts).
+//
+// `npm run cms`: edit the content in a browser on this machine. Starts the Astro dev server with a new random
+// token; it serves the editor at /admin/ and, behind a gate (scripts/lib/cms-gateway.ts), Decap's file-system
+// backend, which reads and writes the Markdown files under content/ of this working copy (no git commit).
+// Only a page of http://127.0.0.1:<PORT> or http://localhost:<PORT> that carries the token reaches it. A page
+// re-renders as soon as its file changes. Then open http://127.0.0.1:<PORT>/admin/ (PORT: 4321).
 // `--root <dir>` edits another copy of the project (the e2e test runs it on a throwaway copy).
+//
+// `node scripts/cms.ts build [--out dist-cms]`: the production editor for a static host of its own
+// (cms.<domain>), with its header files, from CMS_GITHUB_REPO and the rest (docs/editing.md); prints what
+// scripts/lib/cms-check.ts finds wrong with it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { buildEditor, EDITOR_DIR } from './lib/cms-admin.ts';
+import { checkEditorBuild } from './lib/cms-check.ts';
+import { newToken } from './lib/cms-gateway.ts';
 
 export interface CmsProcesses {
   siteUrl: string;
-  proxyUrl: string;
   stop(): Promise<void>;
 }
 
-function waitFor(url: string, init: RequestInit, timeoutMs: number): Promise<void> {
+function waitFor(url: string, timeoutMs: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   return new Promise((done, fail) => {
     const attempt = async () => {
+      if (child.exitCode !== null) return fail(new Error(`the dev server exited (${child.exitCode})`));
       try {
-        const res = await fetch(url, init);
-        if (res.status < 500) return done();
+        const res = await fetch(url);
+        if (res.status === 200) return done();
       } catch {}
       if (Date.now() > deadline) return fail(new Error(`${url} did not answer in ${timeoutMs / 1000} s`));
       setTimeout(attempt, 300);
@@ -36,45 +46,45 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts the proxy and the dev server for the project in `root`; resolves once both answer. */
-export async function startCms(
-  options: { root?: string; port?: number; proxyPort?: number; quiet?: boolean } = {},
-): Promise<CmsProcesses> {
+/** Starts the dev server with the editor for the project in `root`; resolves once the editor answers. */
+export async function startCms(options: { root?: string; port?: number; quiet?: boolean } = {}): Promise<CmsProcesses> {
   const root = resolve(options.root ?? '.');
   const port = options.port ?? Number(process.env.PORT ?? 4321);
-  const proxyPort = options.proxyPort ?? Number(process.env.CMS_PROXY_PORT ?? 8081);
-  const proxyUrl = `http://127.0.0.1:${proxyPort}/api/v1`;
   const siteUrl = `http://127.0.0.1:${port}`;
-  const stdio = options.quiet ? 'ignore' : 'inherit';
-  const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
-  // MODE=fs: the proxy writes the files and leaves committing to the editor (git add/commit, or a pull request).
-  const proxy = spawn(process.execPath, [resolve(root, 'node_modules/decap-server/dist/index.js')], {
-    cwd: root,
-    stdio,
-    env: { ...env, MODE: 'fs', PORT: String(proxyPort), BIND_HOST: '127.0.0.1', GIT_REPO_DIRECTORY: root },
-  });
   const site = spawn(
     process.execPath,
     [resolve(root, 'node_modules/astro/bin/astro.mjs'), 'dev', '--host', '127.0.0.1', '--port', String(port)],
-    { cwd: root, stdio, env: { ...env, PORT: String(port), CMS_PROXY_URL: proxyUrl } },
+    {
+      cwd: root,
+      stdio: options.quiet ? 'ignore' : 'inherit',
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', PORT: String(port), CMS_LOCAL_TOKEN: newToken() },
+    },
   );
-  const stop = async () => {
-    await Promise.all([stopChild(proxy), stopChild(site)]);
-  };
+  const stop = () => stopChild(site);
   try {
-    const info = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"action":"info"}' };
-    await waitFor(proxyUrl, info, 30_000);
-    await waitFor(`${siteUrl}/admin/config.yml`, {}, 120_000);
+    await waitFor(`${siteUrl}/admin/config.yml`, 120_000, site);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { siteUrl, proxyUrl, stop };
+  return { siteUrl, stop };
 }
 
-if (import.meta.main) {
-  const at = process.argv.indexOf('--root');
-  const root = resolve(at > 0 ? process.argv[at + 1] : '.');
+const option = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+
+if (import.meta.main && process.argv[2] === 'build') {
+  const build = await buildEditor(option('--out') ?? EDITOR_DIR);
+  const { repo, branch, authScope, authUrl } = build.options;
+  console.log(`${build.outDir}: Decap CMS (${build.decapFiles} files) for ${repo} (${branch}), scope ${authScope}`);
+  console.log(`  sign-in through ${authUrl ?? 'Netlify (https://api.netlify.com)'}; deploy it on an origin of its own`);
+  const problems = checkEditorBuild(build.outDir);
+  for (const problem of problems) console.log(`✗ ${problem}`);
+  process.exitCode = problems.length ? 1 : 0;
+} else if (import.meta.main) {
+  const root = resolve(option('--root') ?? '.');
   const cms = await startCms({ root });
   console.log(`\nContent editor: ${cms.siteUrl}/admin/  (saves into ${resolve(root, 'content')}; Ctrl+C stops)`);
   console.log(`Site: ${cms.siteUrl}/  (a saved page shows on reload)`);

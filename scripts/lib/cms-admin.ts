@@ -1,22 +1,34 @@
-// The content editor at /admin/: Decap CMS's own bundle, copied from node_modules (the CSP allows no other
-// origin's scripts), a static page that loads it, and config.yml generated from the content schemas
+// The content editor: Decap CMS's own bundle, copied from node_modules (its CSP allows no other origin's
+// scripts), a static page that loads it, config.yml generated from the content schemas
 // (scripts/lib/cms-config.ts), and a preview in the site's own look (its stylesheet, the page and FAQ markup).
-// `astro build` writes them into the build; `astro dev` (and `npm run cms`) serves them with a config that
-// saves through the local proxy (decap-server) into the working copy.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Two shapes, never inside the site's own dist/:
+//   - production: `node scripts/cms.ts build` writes dist-cms/ with header files of its own, for a static
+//     deployment on an origin of its own (cms.<domain>), so the GitHub token Decap keeps in localStorage never
+//     shares an origin with members' sessions or the chart widget's third-party script;
+//   - local editing: `npm run cms` starts the Astro dev server with CMS_LOCAL_TOKEN; this integration then
+//     serves the editor at /admin/ and its file-system backend behind a gate (scripts/lib/cms-gateway.ts).
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname, join, relative, resolve } from 'node:path';
+import { adminMetaPolicy, renderEditorHeadersFile, renderEditorNginx } from '../../src/lib/admin-headers.ts';
+import { HEADERS_FILE, NGINX_FILE } from '../../src/lib/security-headers.ts';
 import { type CmsOptions, cmsOptionsFromEnv, renderCmsConfig } from './cms-config.ts';
+import { type Handler, localBackend, localBackendUrl, refusal, refuse } from './cms-gateway.ts';
 
 export const ADMIN_PATH = '/admin/';
+/** The production editor's build folder. */
+export const EDITOR_DIR = 'dist-cms';
 const DECAP_DIST = resolve('node_modules/decap-cms/dist');
 
-/** The admin page: no inline script or style, so its CSP needs no hashes (src/lib/admin-headers.ts). */
+/**
+ * The editor's page: no inline script or style, so its CSP needs no hashes (src/lib/admin-headers.ts). Its
+ * <meta> policy holds wherever a host sends no header.
+ */
 export const ADMIN_HTML = `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
+    <meta http-equiv="Content-Security-Policy" content="${adminMetaPolicy()}">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="robots" content="noindex, nofollow">
     <title>Content editor · SignalOne</title>
@@ -60,12 +72,22 @@ export const PREVIEW_JS = `(() => {
 })();
 `;
 
-/** The site's whole stylesheet, as Astro inlines it in every page before scripts/lib/page-css.ts cuts it. */
-export function siteStylesheet(dir: string): string {
-  const html = readFileSync(join(dir, '404.html'), 'utf8');
-  const css = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((m) => m[1]).join('\n');
-  if (!css) throw new Error('admin/: no stylesheet in 404.html for the preview');
-  return css;
+/** The site's whole stylesheet (src/styles/global.css through Tailwind, as the site's build compiles it). */
+export async function siteStylesheet(root = '.'): Promise<string> {
+  const [{ build }, { default: tailwindcss }] = await Promise.all([import('vite'), import('@tailwindcss/vite')]);
+  const result = await build({
+    root: resolve(root),
+    configFile: false,
+    logLevel: 'error',
+    plugins: [tailwindcss()],
+    build: { write: false, rollupOptions: { input: resolve(root, 'src/styles/global.css') } },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]) as {
+    output?: { fileName: string; source?: unknown }[];
+  }[];
+  const css = outputs.flatMap((o) => o.output ?? []).find((file) => file.fileName.endsWith('.css'));
+  if (!css) throw new Error('the editor: Vite wrote no stylesheet for src/styles/global.css');
+  return String(css.source);
 }
 
 /** The bundle and the chunks and WebAssembly files it loads from next to itself (no source maps). */
@@ -73,9 +95,9 @@ function decapFiles(): string[] {
   return readdirSync(DECAP_DIST).filter((f) => /(^|\.)decap-cms\.js$|\.wasm$/.test(f));
 }
 
-/** Writes the admin into a built site: dir/admin/{index.html,config.yml,preview.*,decap-cms.js,…}. */
-export function writeAdmin(dir: string, options: CmsOptions = cmsOptionsFromEnv(), previewCss = ''): number {
-  const out = join(dir, 'admin');
+/** The editor's files in `out`: index.html, config.yml, preview.js, preview.css, decap-cms.js and its chunks. */
+export function writeEditorFiles(out: string, options: CmsOptions, previewCss: string): number {
+  if (!existsSync(DECAP_DIST)) throw new Error('decap-cms is not installed (npm install)');
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'index.html'), ADMIN_HTML);
   writeFileSync(join(out, 'preview.js'), PREVIEW_JS);
@@ -84,6 +106,44 @@ export function writeAdmin(dir: string, options: CmsOptions = cmsOptionsFromEnv(
   const files = decapFiles();
   for (const file of files) copyFileSync(join(DECAP_DIST, file), join(out, file));
   return files.length;
+}
+
+/**
+ * An editor inside a site build at dir/admin/ (the layout before dist-cms/), without header files of its
+ * own; `astro build` no longer writes one.
+ */
+export function writeAdmin(dir: string, options: CmsOptions = cmsOptionsFromEnv(), previewCss = ''): number {
+  return writeEditorFiles(join(dir, 'admin'), options, previewCss);
+}
+
+export interface EditorBuild {
+  outDir: string;
+  options: CmsOptions;
+  /** Decap's files copied (the bundle, its chunks and WebAssembly). */
+  decapFiles: number;
+}
+
+/**
+ * The production editor in `outDir` (dist-cms/), for a static host of its own: the editor at `/`, `_headers`
+ * and `_headers.nginx.conf` giving every path its policy, robots.txt refusing crawlers. Settings from `env`
+ * (cmsOptionsFromEnv). The folder is emptied first.
+ */
+export async function buildEditor(
+  outDir = EDITOR_DIR,
+  env: NodeJS.ProcessEnv = process.env,
+  root = '.',
+): Promise<EditorBuild> {
+  const out = resolve(root, outDir);
+  const up = relative(out, resolve(root));
+  if (up === '' || !up.startsWith('..')) throw new Error(`${outDir} holds the project: build the editor elsewhere`);
+  const options = cmsOptionsFromEnv(env, root);
+  const css = await siteStylesheet(root);
+  rmSync(out, { recursive: true, force: true });
+  const count = writeEditorFiles(out, options, css);
+  writeFileSync(join(out, HEADERS_FILE), renderEditorHeadersFile());
+  writeFileSync(join(out, NGINX_FILE), renderEditorNginx());
+  writeFileSync(join(out, 'robots.txt'), 'User-agent: *\nDisallow: /\n');
+  return { outDir: out, options, decapFiles: count };
 }
 
 const TYPES: Record<string, string> = {
@@ -97,34 +157,39 @@ const TYPES: Record<string, string> = {
 /** Vite's compiled src/styles/global.css (the site's stylesheet in development). */
 type CompileCss = () => Promise<string>;
 
-/** The dev server's /admin/: config.yml made afresh on each load, so a schema change shows on reload. */
-function devMiddleware(localBackendUrl: string, compileCss: CompileCss) {
-  return async (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+/**
+ * The dev server's /admin/ under `npm run cms`: the editor, config.yml made afresh on each load (a schema
+ * change shows on reload) with the gated backend's URL and token, and the backend. Only this server's own
+ * address and page get any of it, config.yml included (it holds the token).
+ */
+function devMiddleware(token: string, compileCss: CompileCss, backend: Handler) {
+  return async (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path !== '/admin' && !path.startsWith(ADMIN_PATH)) return next();
+    const host = req.headers.host ?? '';
+    const why = refusal({ host, origin: req.headers.origin, port: req.socket.localPort ?? 0 });
+    if (why) return refuse(res, 403, `Refused: ${why}.`);
     if (path === '/admin') {
       res.writeHead(301, { location: ADMIN_PATH }).end();
       return;
     }
-    if (!path.startsWith(ADMIN_PATH)) return next();
     const name = path.slice(ADMIN_PATH.length) || 'index.html';
+    if (name.startsWith('api/')) return backend(req, res, next);
     let body: string | Buffer | undefined;
     if (name === 'index.html') body = ADMIN_HTML;
-    else if (name === 'config.yml') body = renderCmsConfig({ ...cmsOptionsFromEnv(), localBackendUrl });
+    else if (name === 'config.yml')
+      body = renderCmsConfig({ ...cmsOptionsFromEnv(), localBackendUrl: localBackendUrl(host, token) });
     else if (name === 'preview.js') body = PREVIEW_JS;
     else if (name === 'preview.css') body = await compileCss();
     else if (decapFiles().includes(name)) body = readFileSync(join(DECAP_DIST, name));
     if (body === undefined) return next();
     res.writeHead(200, {
       'content-type': TYPES[extname(name)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
       'x-robots-tag': 'noindex',
     });
     res.end(body);
   };
-}
-
-interface BuildDoneOptions {
-  dir: URL;
-  logger: { info(message: string): void; warn(message: string): void };
 }
 
 interface ServerSetupOptions {
@@ -134,25 +199,22 @@ interface ServerSetupOptions {
   };
 }
 
-/** The Astro integration. CMS_PROXY_URL is the local proxy's API (`npm run cms` sets it). */
+/**
+ * The Astro integration: under `npm run cms` (CMS_LOCAL_TOKEN set) the dev server serves the editor at /admin/
+ * over this project's files. Otherwise it does nothing: `npm run dev` has no editor, and `astro build` writes
+ * none into the site (the production editor is `node scripts/cms.ts build`).
+ */
 export function cmsAdmin() {
   return {
     name: 'signals:cms-admin',
     hooks: {
-      'astro:server:setup': ({ server }: ServerSetupOptions) => {
-        const url = process.env.CMS_PROXY_URL ?? 'http://localhost:8081/api/v1';
+      'astro:server:setup': async ({ server }: ServerSetupOptions) => {
+        const token = process.env.CMS_LOCAL_TOKEN;
+        if (!token) return;
+        const backend = await localBackend({ root: process.cwd(), token });
         // `?direct` asks Vite for the stylesheet itself rather than a module that injects it.
         const compileCss = async () => (await server.transformRequest('/src/styles/global.css?direct'))?.code ?? '';
-        server.middlewares.use(devMiddleware(url, compileCss));
-      },
-      'astro:build:done': ({ dir, logger }: BuildDoneOptions) => {
-        if (!existsSync(DECAP_DIST)) throw new Error('decap-cms is not installed (npm install)');
-        const options = cmsOptionsFromEnv();
-        const root = fileURLToPath(dir);
-        const count = writeAdmin(root, options, siteStylesheet(root));
-        logger.info(`admin/: Decap CMS (${count} files), config.yml for GitHub repository ${options.repo}`);
-        if (options.repo === 'OWNER/REPOSITORY')
-          logger.warn('admin/: set CMS_GITHUB_REPO to the repository editors commit to');
+        server.middlewares.use(devMiddleware(token, compileCss, backend));
       },
     },
   };

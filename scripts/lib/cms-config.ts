@@ -1,7 +1,8 @@
-// The CMS's collections (Decap CMS, served at /admin/), generated from the build's own zod schemas
-// (src/content/schemas.ts) and the collection map (src/content/collections.ts), so the form asks for exactly the
-// fields the build checks, with the same required fields, lengths, patterns and choices. A field added to a
-// schema shows up in the CMS by itself; tests/unit/cms-config.test.ts fails when one is missing.
+// The CMS's collections (Decap CMS: dist-cms/ in production, /admin/ under `npm run cms`), generated from the
+// build's own zod schemas (src/content/schemas.ts) and the collection map (src/content/collections.ts), so the
+// form asks for exactly the fields the build checks, with the same required fields, lengths, patterns and
+// choices. A field added to a schema shows up in the CMS by itself; tests/unit/cms-config.test.ts fails when
+// one is missing.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -312,6 +313,11 @@ export interface CmsOptions {
   branch?: string;
   /** The OAuth endpoint's origin (Netlify's, or a self-hosted OAuth proxy). */
   authUrl?: string;
+  /**
+   * The OAuth scope Decap asks GitHub for: `public_repo` (write access to public repositories only) unless
+   * the repository is private, which needs `repo` (every repository the editor can write).
+   */
+  authScope?: AuthScope;
   /** 'editorial_workflow': every save is a pull request instead of a commit on the branch. */
   publishMode?: string;
   /** The site's URL, for "view live" links. */
@@ -332,12 +338,34 @@ function originRepo(root: string): string | undefined {
   }
 }
 
+export const AUTH_SCOPES = ['public_repo', 'repo'] as const;
+export type AuthScope = (typeof AUTH_SCOPES)[number];
+
+function authScopeOf(value: string | undefined): AuthScope {
+  if (!value) return 'public_repo';
+  if ((AUTH_SCOPES as readonly string[]).includes(value)) return value as AuthScope;
+  throw new Error(`CMS_AUTH_SCOPE is "${value}": set public_repo (a public repository) or repo (a private one)`);
+}
+
+function httpsUrlOf(name: string, value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} is "${value}", not a URL: set it to https://…`);
+  }
+  if (url.protocol !== 'https:') throw new Error(`${name} is "${value}": the editor needs an https:// address`);
+  return value.replace(/\/$/, '');
+}
+
 /** The production settings from the build's environment (docs/editing.md, "Setting up the editor in production"). */
 export function cmsOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, root = '.'): CmsOptions {
   return {
     repo: env.CMS_GITHUB_REPO || originRepo(root) || 'OWNER/REPOSITORY',
     branch: env.CMS_GITHUB_BRANCH || 'main',
-    authUrl: env.CMS_AUTH_URL || undefined,
+    authUrl: httpsUrlOf('CMS_AUTH_URL', env.CMS_AUTH_URL),
+    authScope: authScopeOf(env.CMS_AUTH_SCOPE),
     publishMode: env.CMS_PUBLISH_MODE || undefined,
     siteUrl: env.SITE_URL || undefined,
   };
@@ -351,6 +379,7 @@ export function cmsConfig(options: CmsOptions = {}, root = '.'): Record<string, 
       repo: options.repo ?? 'OWNER/REPOSITORY',
       branch: options.branch ?? 'main',
       ...(options.authUrl ? { base_url: options.authUrl } : {}),
+      auth_scope: options.authScope ?? 'public_repo',
       commit_messages: {
         create: 'Content: add {{collection}} "{{slug}}"',
         update: 'Content: edit {{collection}} "{{slug}}"',

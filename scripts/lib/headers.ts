@@ -22,7 +22,7 @@ export const LOCAL_SUPABASE_URL = 'http://127.0.0.1:54321';
 function htmlFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    // The content editor (admin/) is no page of the site: it has rules of its own (src/lib/admin-headers.ts).
+    // An editor at admin/ (an older layout) is no page of the site: it has rules of its own (writeHostHeaders).
     if (statSync(path).isDirectory()) return name === '_astro' || name === 'admin' ? [] : htmlFiles(path);
     return name.endsWith('.html') ? [path] : [];
   });
@@ -50,7 +50,8 @@ export function builtPages(dir: string): PagePolicy[] {
 }
 
 export function writeHostHeaders(dir: string, supabaseUrl: string): HeaderRule[] {
-  // The content editor's own rules, when the build has it (scripts/lib/cms-admin.ts writes it first).
+  // The editor is built apart (dist-cms/, scripts/lib/cms-admin.ts); a site folder that still holds one at
+  // admin/ (an older layout) gets its rules rather than the pages' policy.
   const admin = existsSync(join(dir, 'admin', 'index.html')) ? adminRules() : [];
   const rules = [...headerRules(builtPages(dir), { supabaseUrl }), ...admin];
   writeFileSync(join(dir, HEADERS_FILE), renderHeadersFile(rules));

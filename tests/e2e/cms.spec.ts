@@ -1,15 +1,20 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { ServerType } from '@hono/node-server';
 import { expect, type Page, test } from '@playwright/test';
 import { freePort } from 'local-supabase/testing';
 import { type CmsProcesses, startCms } from '../../scripts/cms.ts';
+import { buildEditor } from '../../scripts/lib/cms-admin.ts';
+import { startSiteServer } from '../../scripts/lib/serve.ts';
 import { pageSchema } from '../../src/content/schemas.ts';
 import { adminPolicy } from '../../src/lib/admin-headers.ts';
 import { parseFrontmatter } from '../content.ts';
 
-// The content editor at /admin/. Local editing runs `npm run cms` (scripts/cms.ts: Decap's local proxy and the
-// Astro dev server) on a throwaway copy of the project, so the edits never touch this working copy's content/.
+// The content editor. Local editing runs `npm run cms` (scripts/cms.ts: the Astro dev server with the editor at
+// /admin/ and its gated file-system backend) on a throwaway copy of the project, so the edits never touch this
+// working copy's content/. The production editor is built apart (dist-cms/) and served here as its own host.
 // CMS_SCREENSHOTS=1 also writes the editor's guide's pictures (docs/images/).
 const SCREENSHOTS = process.env.CMS_SCREENSHOTS ? resolve('docs/images') : undefined;
 
@@ -28,7 +33,7 @@ test.describe('local editing (npm run cms)', () => {
     for (const entry of ['src', 'content', 'public', 'scripts', 'astro.config.mjs', 'package.json', 'tsconfig.json'])
       cpSync(entry, join(copy, entry), { recursive: true });
     symlinkSync(resolve('node_modules'), join(copy, 'node_modules'), 'dir');
-    cms = await startCms({ root: copy, port: await freePort(), proxyPort: await freePort(), quiet: true });
+    cms = await startCms({ root: copy, port: await freePort(), quiet: true });
   });
 
   test.afterAll(async () => {
@@ -36,7 +41,7 @@ test.describe('local editing (npm run cms)', () => {
     if (copy) rmSync(copy, { recursive: true, force: true });
   });
 
-  /** Opens one entry in the editor (signed in through the local proxy: no account needed). */
+  /** Opens one entry in the editor (signed in through the local backend: no account needed). */
   async function openEntry(page: Page, collection: string, slug: string) {
     await page.setViewportSize({ width: 960, height: 640 });
     await page.goto(`${cms.siteUrl}/admin/`);
@@ -130,34 +135,116 @@ test.describe('local editing (npm run cms)', () => {
     await page.waitForTimeout(1000);
     expect(file('content/pages/privacy.md')).toBe(before);
   });
+  /** One raw HTTP request to the dev server, with the Host and Origin a page elsewhere would send. */
+  function send(method: string, path: string, headers: Record<string, string>, body?: string) {
+    return new Promise<{ status: number; body: string }>((done, fail) => {
+      const url = new URL(cms.siteUrl);
+      const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => done({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', fail);
+      req.end(body);
+    });
+  }
+
+  test("the backend answers only the editor's own page: a foreign Host or Origin, or no token, writes nothing", async () => {
+    const { host } = new URL(cms.siteUrl);
+    const config = await send('GET', '/admin/config.yml', { host });
+    const backend: string = JSON.parse(config.body.replace(/^#.*\n/, '')).local_backend.url;
+    expect(backend).toMatch(new RegExp(`^http://${host}/admin/api/v1/[\\w-]{43}$`));
+    const path = new URL(backend).pathname;
+    // What a DNS-rebinding page (its name resolving to 127.0.0.1) or another site's page would send.
+    const write = (file: string) =>
+      JSON.stringify({
+        action: 'persistEntry',
+        params: {
+          branch: 'main',
+          entry: { slug: 'x', path: file, raw: 'console.log("code an attacker wrote")' },
+          assets: [],
+          options: { hasSubfolders: false, commitMessage: 'x', useWorkflow: false, status: 'draft' },
+        },
+      });
+    const json = { 'content-type': 'application/json' };
+    const rebinding = { host: `attacker.example:${new URL(cms.siteUrl).port}`, origin: 'http://attacker.example' };
+    const refused = [
+      await send('POST', path, { ...json, ...rebinding }, write('scripts/rebound.ts')),
+      await send('GET', '/admin/config.yml', rebinding),
+      await send('POST', path, { ...json, host, origin: 'https://evil.example' }, write('scripts/rebound.ts')),
+      await send('POST', '/admin/api/v1', { ...json, host }, write('scripts/rebound.ts')),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([403, 403, 403, 403]);
+    expect(refused[1].body).not.toContain(path);
+    expect(refused[2].body).toContain('Origin https://evil.example is not this editor');
+    expect(refused[3].body).toContain("this run's token");
+    expect(existsSync(join(copy, 'scripts/rebound.ts'))).toBe(false);
+    // The same request from the editor's own page is saved: the refusals are the gate's.
+    const own = await send('POST', path, { ...json, host, origin: cms.siteUrl }, write('notes/own.txt'));
+    expect(own.status).toBe(200);
+    expect(file('notes/own.txt')).toContain('code an attacker wrote');
+  });
 });
 
-test.describe('the built admin', () => {
-  test('/admin/ has its own policy, stays out of search engines and the sitemap, and loads under it', async ({
-    page,
-    request,
-  }) => {
+test.describe('the editor built for its own origin (node scripts/cms.ts build)', () => {
+  let dir: string;
+  let server: ServerType;
+  let origin: string;
+
+  test.beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'signals-dist-cms-'));
+    await buildEditor(dir, { CMS_GITHUB_REPO: 'owner/site', CMS_AUTH_URL: 'https://auth.example.com' });
+    const port = await freePort();
+    server = await startSiteServer({ dir, port });
+    origin = `http://127.0.0.1:${port}`;
+  });
+
+  test.afterAll(async () => {
+    await new Promise((done) => (server ? server.close(done) : done(undefined)));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('every path has its policy, it stays out of search engines, and loads under it', async ({ page, request }) => {
     const violations: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
-    const response = await page.goto('/admin/');
+    const response = await page.goto(`${origin}/`);
     expect(response?.status()).toBe(200);
-    const headers = response?.headers() ?? {};
-    // The local server adds its fixture image host to img-src; the rest is the admin's policy as built.
-    const withoutImages = (policy: string) => policy.replace(/img-src [^;]*/, 'img-src');
-    expect(withoutImages(headers['content-security-policy'] ?? '')).toBe(withoutImages(adminPolicy()));
-    expect(headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(response?.headers()['content-security-policy']).toBe(adminPolicy());
+    expect(response?.headers()['x-robots-tag']).toBe('noindex, nofollow');
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
     // The production sign-in: through GitHub.
     await expect(page.getByRole('button', { name: 'Login with GitHub' })).toBeVisible({ timeout: 20_000 });
-    // The preview's stylesheet is the site's whole sheet, served beside the admin.
-    const previewCss = await request.get('/admin/preview.css');
-    expect(previewCss.headers()['content-type']).toMatch(/^text\/css/);
-    expect(await previewCss.text()).toContain('--color-navy-950');
     expect(violations).toEqual([]);
+    // The same policy wherever a host serves the page or its files from.
+    for (const path of ['/index.html', '/config.yml', '/preview.css']) {
+      const res = await request.get(`${origin}${path}`);
+      expect(res.status(), path).toBe(200);
+      expect(res.headers()['content-security-policy'], path).toBe(adminPolicy());
+    }
+    // The preview's stylesheet is the site's.
+    expect(await (await request.get(`${origin}/preview.css`)).text()).toContain('--color-navy-950');
+  });
+
+  test("the site holds no editor, and no page's policy allows 'unsafe-eval'", async ({ request }) => {
+    for (const path of ['/admin/', '/admin/index.html', '/admin/config.yml', '/admin/decap-cms.js']) {
+      expect((await request.get(path)).status(), path).toBe(404);
+    }
     const sitemap = await (await request.get('/sitemap-0.xml')).text();
     expect(sitemap).toContain('/faq');
     expect(sitemap).not.toContain('/admin');
+    // Every page: the listed ones and the signed-in ones the sitemap leaves out.
+    const listed = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+    const paths = [...listed, '/dashboard', '/analysis', '/settings', '/newsletter-verified'];
+    expect(listed.length).toBeGreaterThan(10);
+    for (const path of paths) {
+      const policy = (await request.get(path)).headers()['content-security-policy'];
+      expect(policy, path).toContain("frame-ancestors 'none'");
+      expect(policy, path).not.toContain('unsafe-eval');
+    }
   });
 });

@@ -4,8 +4,7 @@ import type { z } from 'astro/zod';
 import { describe, expect, it } from 'vitest';
 import { type CmsCollection, type CmsField, cmsConfig, contentCollections } from '../../scripts/lib/cms-config.ts';
 import { contentCollections as buildCollections } from '../../src/content/collections.ts';
-import { adminPolicy, adminRules } from '../../src/lib/admin-headers.ts';
-import { renderHeadersFile, renderNginx } from '../../src/lib/security-headers.ts';
+import { adminPolicy, editorRules, renderEditorHeadersFile, renderEditorNginx } from '../../src/lib/admin-headers.ts';
 import { parseFrontmatter } from '../content.ts';
 
 // The CMS form is generated from the build's zod schemas: every field the build reads is in the form, with
@@ -149,24 +148,34 @@ describe('CMS config generated from the content schemas', () => {
     expect(field(auth?.fields, 'strings')?.fields?.map((f) => f.name)).toEqual(keys);
   });
 
-  it('saves through GitHub in production and uploads under src/assets', () => {
+  it('saves through GitHub in production with the narrow scope, and uploads under src/assets', () => {
     expect(cmsConfig({ repo: 'owner/site', authUrl: 'https://auth.example.com' })).toMatchObject({
-      backend: { name: 'github', repo: 'owner/site', branch: 'main', base_url: 'https://auth.example.com' },
+      backend: {
+        name: 'github',
+        repo: 'owner/site',
+        branch: 'main',
+        base_url: 'https://auth.example.com',
+        auth_scope: 'public_repo',
+      },
       media_folder: 'src/assets/uploads',
     });
+    expect(cmsConfig({ repo: 'owner/site', authScope: 'repo' })).toMatchObject({ backend: { auth_scope: 'repo' } });
     expect(config).not.toHaveProperty('local_backend');
   });
 });
 
-describe('/admin/ headers', () => {
-  it('has its own policy: scripts from this origin only, the GitHub API, no framing', () => {
+describe('the editor’s headers', () => {
+  it('has its own policy: scripts from its origin only, the GitHub API, no framing, on every path', () => {
     const policy = adminPolicy();
     expect(policy).toMatch(/script-src 'self' 'unsafe-eval';/);
     expect(policy).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(policy).toContain("connect-src 'self' https://api.github.com;");
     expect(policy).toContain("frame-ancestors 'none'");
-    expect(renderHeadersFile(adminRules())).toContain('/admin/\n  Content-Security-Policy: default-src');
-    expect(renderHeadersFile(adminRules())).toContain('X-Robots-Tag: noindex, nofollow');
-    expect(renderNginx(adminRules())).toContain('location = /admin/index.html {');
+    expect(editorRules().map((rule) => rule.path)).toEqual(['/*']);
+    expect(renderEditorHeadersFile()).toContain(`/*\n  X-Content-Type-Options: nosniff\n`);
+    expect(renderEditorHeadersFile()).toContain(
+      `  Content-Security-Policy: ${policy}\n  X-Robots-Tag: noindex, nofollow\n`,
+    );
+    expect(renderEditorNginx()).toContain('location / {\n');
   });
 });
