@@ -1,5 +1,6 @@
 // password-reset over HTTP: CORS, method, rate limit, body, honeypot, validation; the logic is in reset.ts.
 import { visitorAuthClient } from '../_shared/auth-client.ts';
+import { withCaptchaToken } from '../_shared/captcha.ts';
 import { clientIp } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
@@ -32,13 +33,17 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       limiter,
       // A robot filled the hidden field: the usual answer, no mail.
       honeypot: () => json({ message: SENT_MESSAGE }),
-      validate: validatePasswordReset,
+      // The form's CAPTCHA token goes on to the auth service, which checks it ([auth.captcha]).
+      validate: withCaptchaToken(validatePasswordReset),
     });
     if (!post.ok) return post.response;
 
     try {
-      const result = await requestPasswordReset(post.input, deps(ip));
-      return result.ok ? json({ message: result.message }) : errorResponse(result.status, result.error);
+      const { fields, captchaToken } = post.input;
+      const result = await requestPasswordReset(fields, deps(ip), captchaToken);
+      return result.ok
+        ? json({ message: result.message })
+        : errorResponse(result.status, result.error, result.code ? { code: result.code } : {});
     } catch (err) {
       console.error('password-reset:', err instanceof Error ? err.message : err);
       return errorResponse(500, FAILURE_MESSAGE);

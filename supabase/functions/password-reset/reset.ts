@@ -2,6 +2,7 @@
 // uses the project's SMTP settings and its "Reset password" template. The answer never says whether the
 // address has an account.
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { CAPTCHA_FAILED_CODE, CAPTCHA_MESSAGE } from '../_shared/captcha.ts';
 import type { PasswordResetInput } from '../_shared/schemas.ts';
 import { type RedirectPolicy, resetRedirect } from './redirect.ts';
 
@@ -15,13 +16,26 @@ export interface ResetDeps {
   policy: RedirectPolicy;
 }
 
-export type ResetResult = { ok: true; message: string } | { ok: false; status: number; error: string };
+export type ResetResult = { ok: true; message: string } | { ok: false; status: number; error: string; code?: string };
 
-export async function requestPasswordReset(input: PasswordResetInput, deps: ResetDeps): Promise<ResetResult> {
+/**
+ * Asks the auth service for the recovery mail. `captchaToken` is the form's CAPTCHA token, passed on as is: the
+ * auth service checks it when [auth.captcha] is on, and a token is good for one check only.
+ */
+export async function requestPasswordReset(
+  input: PasswordResetInput,
+  deps: ResetDeps,
+  captchaToken?: string,
+): Promise<ResetResult> {
   const { error } = await deps.auth.auth.resetPasswordForEmail(input.email, {
     redirectTo: resetRedirect(input.redirectTo, deps.policy),
+    captchaToken,
   });
   if (error) {
+    // The one refusal that says nothing about the address, and that the visitor can fix: a new check.
+    if (error.code === CAPTCHA_FAILED_CODE) {
+      return { ok: false, status: 400, error: CAPTCHA_MESSAGE, code: CAPTCHA_FAILED_CODE };
+    }
     // 4xx answers (one mail per address per minute, the hourly mail quota) only happen for addresses that
     // exist or would reveal as much: log them and answer as usual.
     if (error.status && error.status >= 400 && error.status < 500) {

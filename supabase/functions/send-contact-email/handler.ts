@@ -1,6 +1,7 @@
 // send-contact-email over HTTP: CORS, method, rate limit, body, validation; the logic is in contact.ts.
 import { createClient } from '@supabase/supabase-js';
 import { runInBackground } from '../_shared/background.ts';
+import { captchaRefusal, captchaVerifier, withCaptchaToken } from '../_shared/captcha.ts';
 import { clientIp, userAgent } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
@@ -34,6 +35,8 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     return deps;
   };
   const retry = retryHandler(env, getDeps);
+  // TURNSTILE_SECRET_KEY set: a message needs a good token from the form's widget.
+  const captcha = captchaVerifier(env);
 
   return async function handler(req: Request): Promise<Response> {
     if (req.method === 'OPTIONS') return options();
@@ -46,14 +49,18 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       limiter,
       // A robot filled the hidden field: answer as if it worked, keep nothing.
       honeypot: () => json({ success: true }),
-      validate: validateContact,
+      validate: withCaptchaToken(validateContact),
     });
     if (!post.ok) return post.response;
+    // Open when Turnstile cannot be asked, as the limiter: a visitor's question is not lost to an outage of
+    // Cloudflare's, which a caller cannot cause.
+    const refused = captchaRefusal(await captcha.check(post.input.captchaToken, ip), 'send-contact-email', 'open');
+    if (refused) return refused;
 
     try {
       const d = getDeps();
       const result = await submitContact(
-        post.input,
+        post.input.fields,
         { ip: ip === 'unknown' ? null : ip, userAgent: userAgent(req) },
         d,
       );

@@ -1,0 +1,178 @@
+// The CAPTCHA on the forms' functions, with TURNSTILE_SECRET_KEY set as on a hosted project built with a site
+// key: each function's handler served on 127.0.0.1 beside a real stack (its database, its mail catcher), and
+// Turnstile's siteverify played by the stand-in verifier (TURNSTILE_VERIFY_URL). Checked: what the caller gets,
+// what got stored or mailed, and what siteverify was asked.
+import { randomUUID } from 'node:crypto';
+import { type ServerType, serve } from '@hono/node-server';
+import { FunctionsClient } from '@supabase/functions-js';
+import { FunctionsHttpError } from '@supabase/supabase-js';
+import { functionEnv } from 'local-supabase';
+import { startTestStack, type TestStack } from 'local-supabase/testing';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type CaptchaVerifierServer, startCaptchaVerifier } from '../../scripts/lib/captcha-verifier.ts';
+import { CAPTCHA_MESSAGE } from '../../supabase/functions/_shared/captcha.ts';
+import { type Env, envFrom } from '../../supabase/functions/_shared/env.ts';
+import { createHandler as contactHandler } from '../../supabase/functions/send-contact-email/handler.ts';
+
+type Handler = (req: Request) => Promise<Response>;
+
+interface Served {
+  client: FunctionsClient;
+  close(): Promise<void>;
+}
+
+/** A function's handler on its own port, reached as hosted Supabase's edge delivers a visitor (CF-Connecting-IP). */
+function serveFunction(make: (env: Env) => Handler, env: Env, key: string, visitor: string): Promise<Served> {
+  const handler = make(env);
+  return new Promise((resolve) => {
+    const server: ServerType = serve({ fetch: handler, port: 0, hostname: '127.0.0.1' }, (info) => {
+      resolve({
+        client: new FunctionsClient(`http://127.0.0.1:${info.port}`, {
+          headers: { apikey: key, Authorization: `Bearer ${key}`, 'CF-Connecting-IP': visitor },
+        }),
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      });
+    });
+  });
+}
+
+async function failure(error: unknown) {
+  expect(error).toBeInstanceOf(FunctionsHttpError);
+  const res = (error as FunctionsHttpError).context as Response;
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const sender = () => `captcha-${randomUUID().slice(0, 8)}@example.com`;
+
+let t: TestStack;
+let verifier: CaptchaVerifierServer;
+
+beforeAll(async () => {
+  [t, verifier] = await Promise.all([startTestStack(), startCaptchaVerifier()]);
+});
+afterAll(async () => {
+  await Promise.all([t?.stop(), verifier?.close()]);
+});
+
+/** The function's environment on a hosted project with the secret set, siteverify being the stand-in. */
+const withSecret = () =>
+  envFrom({ ...functionEnv(t.config), TURNSTILE_SECRET_KEY: verifier.secret, TURNSTILE_VERIFY_URL: verifier.url });
+
+describe('send-contact-email with TURNSTILE_SECRET_KEY', () => {
+  const VISITOR = '198.51.100.23';
+  let fn: Served;
+  beforeAll(async () => {
+    fn = await serveFunction(contactHandler, withSecret(), t.config.anonKey, VISITOR);
+  });
+  afterAll(() => fn?.close());
+
+  async function stored(email: string) {
+    const { data, error } = await t.admin().from('contact_messages').select('email, message, ip').eq('email', email);
+    expect(error).toBeNull();
+    return data;
+  }
+
+  async function mailedFrom(email: string) {
+    const found = [];
+    for (const m of await t.mail.list()) {
+      const full = (await t.mail.get(m.ID)) as { ReplyTo: { Address: string }[] };
+      if (full.ReplyTo.some((r) => r.Address === email)) found.push(full);
+    }
+    return found;
+  }
+
+  const message = (email: string, captchaToken?: string) => ({
+    name: 'Ann Lee',
+    email,
+    message: 'A question about the signals.',
+    ...(captchaToken === undefined ? {} : { captchaToken }),
+  });
+
+  test('a token the widget gave: the message is stored and mailed, siteverify asked once with the visitor', async () => {
+    const email = sender();
+    const token = verifier.issue();
+    const { data, error } = await fn.client.invoke('send-contact-email', { body: message(email, token) });
+    expect(error).toBeNull();
+    expect(data).toEqual({ success: true });
+    expect(await stored(email)).toEqual([{ email, message: 'A question about the signals.', ip: VISITOR }]);
+    await t.mail.waitFor(t.config.contactInbox);
+    expect(await mailedFrom(email)).toHaveLength(1);
+    expect(verifier.calls.filter((c) => c.token === token)).toEqual([
+      { token, remoteip: VISITOR, success: true, codes: [] },
+    ]);
+  });
+
+  test.each([
+    ['no token', undefined],
+    ['a forged token', 'forged-token'],
+    ['an empty token', ''],
+  ])('%s: 400 with the message, nothing stored or mailed', async (_name, token) => {
+    const email = sender();
+    const { data, error } = await fn.client.invoke('send-contact-email', { body: message(email, token) });
+    expect(data).toBeNull();
+    expect(await failure(error)).toEqual({ status: 400, body: { error: CAPTCHA_MESSAGE, code: 'captcha_failed' } });
+    expect(await stored(email)).toEqual([]);
+    expect(await mailedFrom(email)).toEqual([]);
+  });
+
+  test('a token used once is refused the second time: one message only', async () => {
+    const email = sender();
+    const token = verifier.issue();
+    expect((await fn.client.invoke('send-contact-email', { body: message(email, token) })).error).toBeNull();
+    const again = await fn.client.invoke('send-contact-email', { body: message(email, token) });
+    expect(await failure(again.error)).toEqual({
+      status: 400,
+      body: { error: CAPTCHA_MESSAGE, code: 'captcha_failed' },
+    });
+    expect(await stored(email)).toHaveLength(1);
+  });
+
+  test('siteverify unreachable: the message is kept anyway (the form fails open, as its rate limit)', async () => {
+    const email = sender();
+    await fetch(new URL('/down', verifier.url), { method: 'POST' });
+    try {
+      const { data, error } = await fn.client.invoke('send-contact-email', {
+        body: message(email, verifier.issue()),
+      });
+      expect(error).toBeNull();
+      expect(data).toEqual({ success: true });
+    } finally {
+      await fetch(new URL('/up', verifier.url), { method: 'POST' });
+    }
+    expect(await stored(email)).toHaveLength(1);
+  });
+
+  test('a bad field is said first, and the token is not spent on it', async () => {
+    const token = verifier.issue();
+    const { error } = await fn.client.invoke('send-contact-email', {
+      body: { name: 'Ann', email: 'not-an-address', message: 'Hi', captchaToken: token },
+    });
+    expect((await failure(error)).body).toMatchObject({ field: 'email' });
+    expect(verifier.calls.some((c) => c.token === token)).toBe(false);
+  });
+});
+
+describe('send-contact-email without TURNSTILE_SECRET_KEY', () => {
+  test('as before: a message without a token is stored, and siteverify is never asked', async () => {
+    const fn = await serveFunction(
+      contactHandler,
+      envFrom({ ...functionEnv(t.config), TURNSTILE_VERIFY_URL: verifier.url }),
+      t.config.anonKey,
+      '198.51.100.24',
+    );
+    try {
+      const email = sender();
+      const before = verifier.calls.length;
+      const { data, error } = await fn.client.invoke('send-contact-email', {
+        body: { name: 'Bo', email, message: 'No widget on this build.' },
+      });
+      expect(error).toBeNull();
+      expect(data).toEqual({ success: true });
+      const { data: rows } = await t.admin().from('contact_messages').select('email').eq('email', email);
+      expect(rows).toHaveLength(1);
+      expect(verifier.calls.length).toBe(before);
+    } finally {
+      await fn.close();
+    }
+  });
+});
