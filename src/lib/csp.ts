@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { captchaSiteKey, TURNSTILE_FRAME_ORIGIN, TURNSTILE_SCRIPT } from './captcha.ts';
 import { TRADINGVIEW_FRAME_ORIGIN, TRADINGVIEW_SCRIPT } from './chart-widget.ts';
 
 /** The CSP source that allows one inline script: `sha256-<base64 digest of its exact text>`. */
@@ -44,4 +45,17 @@ export function allowChartWidget(astro: CspDirectivesContext, scriptUrl: string,
 /** What /trading-ideas allows for TradingView's advanced-chart widget: its embed script's URL and its frames. */
 export function allowTradingViewChart(astro: CspDirectivesContext): void {
   allowChartWidget(astro, TRADINGVIEW_SCRIPT, TRADINGVIEW_FRAME_ORIGIN);
+}
+
+/**
+ * What a page with a CAPTCHA-guarded form (sign-up, sign-in, reset, newsletter, contact) allows for Turnstile:
+ * its script URL and its challenge frames, and only when the build has a site key (PUBLIC_TURNSTILE_SITE_KEY).
+ * Without one the page's policy stays as it was, since its forms then load nothing.
+ */
+export function allowCaptcha(
+  astro: CspDirectivesContext,
+  siteKey: string = captchaSiteKey(import.meta.env.PUBLIC_TURNSTILE_SITE_KEY),
+): void {
+  if (!siteKey) return;
+  allowChartWidget(astro, TURNSTILE_SCRIPT, TURNSTILE_FRAME_ORIGIN);
 }
