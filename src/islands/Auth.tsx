@@ -15,7 +15,8 @@ import { SUPABASE_KEY } from '../stores/api-key.ts';
 import { $auth, SUPABASE_URL } from '../stores/auth.ts';
 import { supabase } from '../stores/supabase.ts';
 import { queueToast, toast } from '../stores/toasts.ts';
-import AuthCode from './auth/AuthCode.tsx';
+import AuthCode, { type KnownPassword } from './auth/AuthCode.tsx';
+import AuthConfirm, { type ConfirmTarget } from './auth/AuthConfirm.tsx';
 import AuthMfa from './auth/AuthMfa.tsx';
 import AuthReset from './auth/AuthReset.tsx';
 import AuthSignIn from './auth/AuthSignIn.tsx';
@@ -105,7 +106,9 @@ interface OtherAccount {
  * recovery link (code, hash tokens or tab=reset) or a PASSWORD_RECOVERY event arrives, or a step for an
  * emailed code (after Create Account or Forgot password?, or tab=confirm / tab=recover), or the two-factor
  * step for a session started with the password only by a member with a verified factor (after Sign In, before
- * the reset form of a recovery link, or tab=mfa, where the signed-in pages send such a session).
+ * the reset form of a recovery link, or tab=mfa, where the signed-in pages send such a session), or the
+ * password form that confirms a new account (the confirmation mail's link, ?token_hash=…&type=signup, or its
+ * code when the page does not know the password chosen at sign-up).
  */
 export default function Auth({ labels, passwordLabels }: Props) {
   // null until the URL has been read and, for a link, its session set.
@@ -120,6 +123,13 @@ export default function Auth({ labels, passwordLabels }: Props) {
   const [codeEmail, setCodeEmail] = useState('');
   // Where the two-factor step leads once the code is accepted: the reset form after a recovery link.
   const afterCode = useRef<'dashboard' | 'reset'>('dashboard');
+  // What the password form confirms: the confirmation mail's link, or its code.
+  const [confirmTarget, setConfirmTarget] = useState<ConfirmTarget | null>(null);
+  // The password this page was given for an address (sign-up, or a sign-in refused as unconfirmed): the
+  // confirmation code sets it, so the member does not type it again.
+  const knownPassword = useRef<KnownPassword | null>(null);
+  // What the code step says under its field when the password form's code was refused.
+  const [codeError, setCodeError] = useState('');
 
   useEffect(() => {
     const client = supabase();
@@ -160,6 +170,13 @@ export default function Auth({ labels, passwordLabels }: Props) {
         }
         toast(refused);
         if (active) setMode('signin');
+        return;
+      }
+      if (entry.kind === 'confirm-link') {
+        // Only the form: the link is verified when the visitor saves a password, so opening it (or a mail
+        // scanner fetching it) confirms nothing. The token stays in the address until then, for a reload.
+        setConfirmTarget({ proof: { tokenHash: entry.tokenHash }, via: 'link' });
+        if (active) setMode('choose');
         return;
       }
       if (entry.kind === 'pkce') {
@@ -234,8 +251,13 @@ export default function Auth({ labels, passwordLabels }: Props) {
     if (focus) tabRefs.current[tab]?.focus();
   }
 
-  /** A code step for the address a form just used (a mail went out, or sign-in found it unconfirmed). */
-  function openCodeStep(step: CodeStep, email: string) {
+  /**
+   * A code step for the address a form just used (a mail went out, or sign-in found it unconfirmed), with the
+   * password typed there when there was one.
+   */
+  function openCodeStep(step: CodeStep, email: string, password?: string) {
+    if (password) knownPassword.current = { email, password };
+    setCodeError('');
     setCodeEmail(email);
     showUrl(step);
     setMode(step);
@@ -365,6 +387,26 @@ export default function Auth({ labels, passwordLabels }: Props) {
     );
   }
 
+  if (mode === 'choose' && confirmTarget) {
+    return (
+      <AuthConfirm
+        labels={labels}
+        passwordLabels={passwordLabels}
+        target={confirmTarget}
+        onCodeRefused={(message, password) => {
+          const proof = confirmTarget.proof;
+          if (proof && 'email' in proof) knownPassword.current = { email: proof.email, password };
+          setCodeError(message);
+          setMode('confirm');
+        }}
+        onLeave={() => {
+          setConfirmTarget(null);
+          selectTab('signin');
+        }}
+      />
+    );
+  }
+
   if (mode === 'confirm' || mode === 'recover') {
     return (
       <AuthCode
@@ -376,6 +418,13 @@ export default function Auth({ labels, passwordLabels }: Props) {
         onRecovered={async () => {
           recoverySession.current = true;
           showRecovery(await recoveryMode());
+        }}
+        knownPassword={knownPassword.current}
+        initialError={codeError}
+        onChoosePassword={(target) => {
+          if (target.proof && 'email' in target.proof) setCodeEmail(target.proof.email);
+          setConfirmTarget(target);
+          setMode('choose');
         }}
       />
     );
@@ -422,7 +471,7 @@ export default function Auth({ labels, passwordLabels }: Props) {
           <AuthSignUp
             labels={labels}
             passwordLabels={passwordLabels}
-            onSignedUp={(email) => openCodeStep('confirm', email)}
+            onSignedUp={(email, password) => openCodeStep('confirm', email, password)}
           />
         )}
       </div>

@@ -101,6 +101,8 @@ export const AUTH_LABEL_KEYS = [
   'mfaWrong',
   'mfaFailed',
   'mfaSignOut',
+  'chooseHeading',
+  'chooseLead',
 ] as const;
 
 export type AuthLabelKey = (typeof AUTH_LABEL_KEYS)[number];
@@ -109,13 +111,16 @@ export type AuthLabels = Record<AuthLabelKey, string>;
 export type AuthTab = 'signin' | 'signup';
 /** The code steps: 'confirm' for a sign-up's confirmation mail, 'recover' for a password reset mail. */
 export type CodeStep = 'confirm' | 'recover';
-/** 'mfa': the authenticator app's code, for a session started with the password only (src/lib/mfa.ts). */
-export type AuthMode = AuthTab | 'reset' | CodeStep | 'mfa';
+/**
+ * 'mfa': the authenticator app's code, for a session started with the password only (src/lib/mfa.ts).
+ * 'choose': the password form that confirms a new account (its mail's link, or its code).
+ */
+export type AuthMode = AuthTab | 'reset' | CodeStep | 'mfa' | 'choose';
 
 /**
- * What the page was opened with: a tab, a PKCE code, the tokens of a recovery link, tokens of anything else
- * (refused: only a recovery link may set the session from the address), or an error from a used or expired
- * link.
+ * What the page was opened with: a tab, a PKCE code, the tokens of a recovery link, the token hash of a
+ * sign-up's confirmation link, tokens of anything else (refused: only a recovery link may set the session from
+ * the address), or an error from a used or expired link.
  */
 export type AuthEntry =
   | { kind: 'tab'; tab: AuthTab }
@@ -124,6 +129,7 @@ export type AuthEntry =
   | { kind: 'mfa' }
   | { kind: 'pkce'; code: string }
   | { kind: 'tokens'; accessToken: string; refreshToken: string }
+  | { kind: 'confirm-link'; tokenHash: string }
   | { kind: 'not-recovery' }
   | { kind: 'link-error'; code: string };
 
@@ -133,6 +139,10 @@ export function readAuthEntry(search: string, hash: string): AuthEntry {
   const fragment = new URLSearchParams(hash.replace(/^#/, ''));
   const error = fragment.get('error_code') ?? fragment.get('error') ?? query.get('error_code') ?? query.get('error');
   if (error) return { kind: 'link-error', code: error };
+  // The confirmation mail's link: nothing is verified until the visitor chooses a password on the page. A
+  // token hash of any other kind (a magic link would sign the visitor in) is refused as tokens are.
+  const tokenHash = query.get('token_hash');
+  if (tokenHash) return query.get('type') === 'signup' ? { kind: 'confirm-link', tokenHash } : { kind: 'not-recovery' };
   const code = query.get('code');
   if (code) return { kind: 'pkce', code };
   const accessToken = fragment.get('access_token');
@@ -279,3 +289,35 @@ export function resendOutcome(err: { status?: number; message?: string } | null)
     ? { title: 'codeSendFailedTitle', text }
     : { title: 'codeSendFailedTitle', description: 'unexpectedDescription' };
 }
+
+/**
+ * What became of the password the confirming visitor chose (PUT /user after the link or code confirmed the
+ * address): 'set' when the account now has it, including GoTrue's 422 same_password (the account already had
+ * exactly this password, so whoever typed it holds it); 'expired' when the session is gone; else the toast.
+ */
+export function chosenPasswordResult(
+  err: { code?: string; message?: string; name?: string } | null,
+): 'set' | 'expired' | Problem {
+  if (!err || err.code === 'same_password') return 'set';
+  if (isExpiredSessionError(err)) return 'expired';
+  if (err.code === 'weak_password') return { title: 'weakTitle', description: 'weakDescription' };
+  const text = err.message?.trim();
+  return text
+    ? { title: 'updateFailedTitle', text }
+    : { title: 'updateFailedTitle', description: 'unexpectedDescription' };
+}
+
+/**
+ * A password nobody knows, for an address confirmed while the visitor's own choice was refused: whatever
+ * password was stored before (maybe a stranger's, set at sign-up) stops working. Meets the sign-up rules;
+ * 68 characters, under bcrypt's 72 bytes.
+ */
+export function unknownPassword(random: Uint8Array = crypto.getRandomValues(new Uint8Array(32))): string {
+  return `Aa1!${Array.from(random, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Where a confirmation link that was used, has expired or was replaced by a newer mail sends the visitor. */
+export const CONFIRM_LINK_EXPIRED = '/newsletter-verified?type=user#error=access_denied&error_code=otp_expired';
+
+/** Where the confirmation link's visitor lands once the password is set: the 'Account verified' page. */
+export const CONFIRMED_PAGE = '/newsletter-verified?type=user';

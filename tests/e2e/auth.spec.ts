@@ -49,7 +49,10 @@ async function passwordWorks(email: string, password: string): Promise<boolean> 
   return res.status === 200;
 }
 
-/** The verify link of the newest mail to `to`. */
+/**
+ * The link of the newest mail to `to`: the auth service's verify link of a reset mail, or the confirmation
+ * mail's link to /auth with its token hash.
+ */
 async function mailedLink(to: string): Promise<string> {
   const until = Date.now() + 10_000;
   while (Date.now() < until) {
@@ -59,7 +62,7 @@ async function mailedLink(to: string): Promise<string> {
     const hit = messages.find((m) => m.To.some((t) => t.Address.toLowerCase() === to.toLowerCase()));
     if (hit) {
       const { Text } = (await (await fetch(`${MAIL}/message/${hit.ID}`)).json()) as { Text: string };
-      const link = /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(Text)?.[0];
+      const link = /https?:\/\/\S+\/auth(\/v1\/verify)?\?\S+/.exec(Text)?.[0];
       if (!link) throw new Error(`no link in the mail to ${to}: ${Text}`);
       return link;
     }
@@ -157,9 +160,17 @@ test.describe('desktop', () => {
     await expect(page.getByLabel(t('email'), { exact: true })).toHaveValue(email);
     await expect(page.getByLabel(t('firstName'))).toHaveCount(0);
 
+    // The mail's link opens the password form; saving it confirms the address (the password typed at sign-up,
+    // again here, stays the account's) and lands on Account verified, signed out.
     await page.goto(await mailedLink(email));
+    await expect(page.getByRole('heading', { name: t('chooseHeading') })).toBeVisible();
+    expect(await passwordWorks(email, PASSWORD)).toBe(false);
+    await page.getByLabel(t('newPassword'), { exact: true }).fill(PASSWORD);
+    await page.getByLabel(t('confirmPassword')).fill(PASSWORD);
+    await page.getByRole('button', { name: t('updatePassword') }).click();
     await expect(page).toHaveURL(/\/newsletter-verified\?type=user$/);
     await expect(page.locator('h1')).toHaveText(accountVerified.heading);
+    expect(await storedEmail(page)).toBeNull();
     await page.getByRole('link', { name: accountVerified.links[0]?.label }).click();
 
     await page.getByLabel(t('email')).fill(email);
@@ -220,7 +231,7 @@ test.describe('desktop', () => {
     expect(await storedEmail(page)).toBe(email);
   });
 
-  test('an unconfirmed member: sign-in opens the code step; a new mail arrives and its link confirms', async ({
+  test('an unconfirmed member: sign-in opens the code step; the new mail confirms with the password just typed', async ({
     page,
   }) => {
     test.setTimeout(60_000);
@@ -236,11 +247,45 @@ test.describe('desktop', () => {
 
     await page.getByRole('button', { name: t('sendNewCode') }).click();
     await expect(toast(page, t('codeSentTitle'))).toContainText(t('codeSentDescription'));
-    await mailedCode(email, 2);
+    const code = await mailedCode(email, 2);
     expect(await passwordWorks(email, PASSWORD)).toBe(false);
-    await page.goto(await mailedLink(email));
-    await expect(page).toHaveURL(/\/newsletter-verified\?type=user$/);
+    // The sign-in's password was right: the code sets it again, no form in between.
+    await page.getByRole('textbox', { name: t('code') }).fill(code);
+    await page.getByRole('button', { name: t('confirmCode') }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(toast(page, t('confirmedTitle'))).toBeVisible();
     expect(await passwordWorks(email, PASSWORD)).toBe(true);
+  });
+
+  test('the code step without a password from this page asks for one; a wrong code comes back to the step', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const email = uniqueEmail('codeonly');
+    await signUpUnconfirmed(email);
+    const code = await mailedCode(email, 1);
+    await page.goto('/auth?tab=confirm');
+    await page.getByLabel(t('email'), { exact: true }).fill(email);
+    const field = page.getByRole('textbox', { name: t('code') });
+
+    // A wrong code: the password form first (nothing is verified without a password), then the refusal.
+    await field.fill(otherCode(code));
+    await page.getByRole('button', { name: t('confirmCode') }).click();
+    await expect(page.getByRole('heading', { name: t('chooseHeading') })).toBeVisible();
+    await page.getByLabel(t('newPassword'), { exact: true }).fill('N3w-password!');
+    await page.getByLabel(t('confirmPassword')).fill('N3w-password!');
+    await page.getByRole('button', { name: t('updatePassword') }).click();
+    await expect(page.getByRole('alert').filter({ hasText: t('codeWrong') })).toBeVisible();
+    await expect(page.getByRole('heading', { name: t('codeHeading') })).toBeVisible();
+    expect(await storedEmail(page)).toBeNull();
+
+    // The right one goes with the password already chosen: signed in, and only that password works.
+    await page.getByRole('textbox', { name: t('code') }).fill(code);
+    await page.getByRole('button', { name: t('confirmCode') }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(toast(page, t('confirmedTitle'))).toBeVisible();
+    expect(await passwordWorks(email, 'N3w-password!')).toBe(true);
+    expect(await passwordWorks(email, PASSWORD)).toBe(false);
   });
 
   test("Didn't get the confirmation email? An unknown or confirmed address gets the same answer and no mail", async ({
@@ -509,6 +554,7 @@ test.describe('desktop', () => {
     ['sign in', '/auth?tab=signin', t('forgotPassword')],
     ['sign up', '/auth?tab=signup', t('signUp')],
     ['reset', '/auth?tab=reset', t('updatePassword')],
+    ['choose a password', '/auth?tab=confirm&token_hash=0a1b2c&type=signup', t('updatePassword')],
   ] as const) {
     test(`/auth in ${mode} mode has no axe violations, the checklist open`, async ({ page }) => {
       await page.goto(path);

@@ -36,3 +36,13 @@ export async function waitForMail(match: (m: CaughtMail) => boolean, timeoutMs =
 
 export const sentTo = (address: string) => (m: CaughtMail) =>
   m.To.some((to) => to.Address.toLowerCase() === address.toLowerCase());
+
+/**
+ * The confirmation mail's link: the site's /auth with the token hash (`?tab=confirm&token_hash=…&type=signup`),
+ * where the page verifies it only once a password is saved.
+ */
+export function confirmationLink(mail: CaughtMail): string {
+  const link = /https?:\/\/\S+\/auth\?\S*token_hash=\S+/.exec(mail.Text)?.[0];
+  if (!link) throw new Error(`no confirmation link in "${mail.Subject}": ${mail.Text}`);
+  return link;
+}

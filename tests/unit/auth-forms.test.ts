@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   type AuthEntry,
+  CONFIRM_LINK_EXPIRED,
+  chosenPasswordResult,
   cleanCode,
   codeFailure,
   codeProblem,
@@ -16,7 +18,9 @@ import {
   signUpFailure,
   signUpProblem,
   tabHref,
+  unknownPassword,
 } from '../../src/lib/auth-forms.ts';
+import { passwordMeetsRules } from '../../supabase/functions/_shared/password.ts';
 
 describe('recoveryLinkAction: a recovery link opened while someone may be signed in', () => {
   it('is used when nobody is signed in', () => {
@@ -96,6 +100,29 @@ describe('readAuthEntry: which mode /auth opens in', () => {
       { kind: 'link-error', code: 'otp_expired' },
     ],
     ['an access token alone', '', '#access_token=at', { kind: 'not-recovery' }],
+    // The confirmation mail's link: the form that verifies it together with a new password.
+    [
+      "the confirmation mail's link",
+      '?tab=confirm&token_hash=4f9a0c&type=signup',
+      '',
+      { kind: 'confirm-link', tokenHash: '4f9a0c' },
+    ],
+    [
+      'a PKCE token hash',
+      '?token_hash=pkce_4f9a0c&type=signup',
+      '',
+      { kind: 'confirm-link', tokenHash: 'pkce_4f9a0c' },
+    ],
+    // Any other kind of token hash would sign the visitor in to whatever account it names: refused.
+    ['a magic link token hash', '?token_hash=4f9a0c&type=magiclink', '', { kind: 'not-recovery' }],
+    ['a token hash of type email', '?token_hash=4f9a0c&type=email', '', { kind: 'not-recovery' }],
+    ['a token hash without a type', '?tab=confirm&token_hash=4f9a0c', '', { kind: 'not-recovery' }],
+    [
+      'an error wins over a token hash',
+      '?token_hash=4f9a0c&type=signup&error_code=otp_expired',
+      '',
+      { kind: 'link-error', code: 'otp_expired' },
+    ],
   ])('%s', (_, search, hash, expected) => {
     expect(readAuthEntry(search, hash)).toEqual(expected);
   });
@@ -274,5 +301,50 @@ describe('the emailed code', () => {
     ],
   ])('a new confirmation mail asked for, answer %j', (err, expected) => {
     expect(resendOutcome(err)).toEqual(expected);
+  });
+});
+
+describe('the password that confirms a new account', () => {
+  it.each<[string, Parameters<typeof chosenPasswordResult>[0], ReturnType<typeof chosenPasswordResult>]>([
+    ['accepted', null, 'set'],
+    // The account already had exactly this password: whoever typed it holds it.
+    [
+      'the same as the stored one',
+      { code: 'same_password', message: 'New password should be different from the old password.' },
+      'set',
+    ],
+    ['the session is gone', { code: 'session_not_found', message: 'Session not found' }, 'expired'],
+    ['no session', { name: 'AuthSessionMissingError', message: 'Auth session missing!' }, 'expired'],
+    [
+      'weak (e.g. a leaked password)',
+      { code: 'weak_password', message: 'Password is known to be weak and easy to guess' },
+      { title: 'weakTitle', description: 'weakDescription' },
+    ],
+    [
+      'anything else, in the service words',
+      { code: 'over_request_rate_limit', message: 'Request rate limit reached' },
+      { title: 'updateFailedTitle', text: 'Request rate limit reached' },
+    ],
+    ['anything else, no words', { message: ' ' }, { title: 'updateFailedTitle', description: 'unexpectedDescription' }],
+  ])('%s', (_, err, expected) => {
+    expect(chosenPasswordResult(err)).toEqual(expected);
+  });
+
+  it('a password nobody knows meets the rules, fits bcrypt and differs every time', () => {
+    const zero = unknownPassword(new Uint8Array(32));
+    expect(zero).toBe(`Aa1!${'0'.repeat(64)}`);
+    expect(passwordMeetsRules(zero)).toBe(true);
+    expect(new TextEncoder().encode(zero).length).toBeLessThanOrEqual(72);
+    const a = unknownPassword();
+    const b = unknownPassword();
+    expect(a).not.toBe(b);
+    expect(a).toMatch(/^Aa1!([0-9a-f]{64})$/);
+  });
+
+  it('a used or expired link lands on the Account verified page in its expired state', () => {
+    const url = new URL(CONFIRM_LINK_EXPIRED, 'https://signalone.example');
+    expect(url.pathname).toBe('/newsletter-verified');
+    expect(url.searchParams.get('type')).toBe('user');
+    expect(new URLSearchParams(url.hash.slice(1)).get('error_code')).toBe('otp_expired');
   });
 });

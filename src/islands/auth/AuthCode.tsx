@@ -1,12 +1,27 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
-import { type AuthLabels, type CodeStep, cleanCode, codeFailure, codeProblem } from '../../lib/auth-forms.ts';
+import {
+  type AuthLabels,
+  type CodeStep,
+  chosenPasswordResult,
+  cleanCode,
+  codeFailure,
+  codeProblem,
+} from '../../lib/auth-forms.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
+import type { ConfirmTarget } from './AuthConfirm.tsx';
 import { requestReset, resendConfirmation } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
+import { confirmAccount } from './confirm-account.ts';
 import OneTimeCodeField from './OneTimeCodeField.tsx';
+
+/** A password this page already has for an address: typed at sign-up, or at a sign-in it refused as unconfirmed. */
+export interface KnownPassword {
+  email: string;
+  password: string;
+}
 
 interface Props {
   labels: AuthLabels;
@@ -16,17 +31,34 @@ interface Props {
   onBack(): void;
   /** A reset code was accepted: the session it started may set a new password. */
   onRecovered(): void;
+  /** For the confirmation code: the password to set with it, when this page knows it for the address. */
+  knownPassword?: KnownPassword | null;
+  /** Said under the code field at first: the code the password form sent was refused. */
+  initialError?: string;
+  /** A confirmation code without a known password (or whose password was refused): the password form. */
+  onChoosePassword(target: ConfirmTarget): void;
 }
 
 /**
- * The emailed 6-digit code: a confirmation code signs the new member in (verifyOtp type signup) and goes to
- * /dashboard, a reset code opens the new-password form (type recovery). Also asks for a new mail. A refused
- * code is said under the field (an alert, so screen readers announce it) and the step stays.
+ * The emailed 6-digit code: a confirmation code is verified together with the password chosen at sign-up
+ * (src/islands/auth/confirm-account.ts), or opens the password form when this page does not know it, then
+ * signs the new member in on /dashboard; a reset code opens the new-password form (type recovery). Also asks
+ * for a new mail. A refused code is said under the field (an alert, so screen readers announce it) and the
+ * step stays.
  */
-export default function AuthCode({ labels, step, email: knownEmail, onBack, onRecovered }: Props) {
+export default function AuthCode({
+  labels,
+  step,
+  email: knownEmail,
+  onBack,
+  onRecovered,
+  knownPassword,
+  initialError = '',
+  onChoosePassword,
+}: Props) {
   const [email, setEmail] = useState(knownEmail);
   const [code, setCode] = useState('');
-  const [error, setError] = useState('');
+  const [error, setError] = useState(initialError);
   const [busy, setBusy] = useState<'verify' | 'send' | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
@@ -54,25 +86,43 @@ export default function AuthCode({ labels, step, email: knownEmail, onBack, onRe
       return;
     }
     setBusy('verify');
+    const address = email.trim();
     try {
-      const { error: refused } = await supabase().auth.verifyOtp({
-        email: email.trim(),
-        token,
-        type: recover ? 'recovery' : 'signup',
-      });
+      if (!recover) {
+        const password =
+          knownPassword && knownPassword.email.toLowerCase() === address.toLowerCase() ? knownPassword.password : null;
+        // Nothing is verified without the password that goes with it: the form asks for one first.
+        if (password === null) {
+          onChoosePassword({ proof: { email: address, code: token }, via: 'code' });
+          return;
+        }
+        const outcome = await confirmAccount({ email: address, code: token }, password, 'others');
+        if (outcome.kind === 'refused') {
+          const failure = codeFailure(outcome.error);
+          fail(failure.text ?? labels[failure.label ?? 'codeFailed']);
+          setBusy(null);
+          return;
+        }
+        if (outcome.kind === 'password') {
+          // Confirmed, but the auth service refused this password: the form asks for another.
+          const result = chosenPasswordResult(outcome.error);
+          if (typeof result === 'object') problemToast(labels, result);
+          onChoosePassword({ proof: null, via: 'code' });
+          return;
+        }
+        queueToast({ title: labels.confirmedTitle });
+        location.assign('/dashboard');
+        return;
+      }
+      const { error: refused } = await supabase().auth.verifyOtp({ email: address, token, type: 'recovery' });
       if (refused) {
         const failure = codeFailure(refused);
         fail(failure.text ?? labels[failure.label ?? 'codeFailed']);
         setBusy(null);
         return;
       }
-      if (recover) {
-        setBusy(null);
-        onRecovered();
-        return;
-      }
-      queueToast({ title: labels.confirmedTitle });
-      location.assign('/dashboard');
+      setBusy(null);
+      onRecovered();
     } catch (err) {
       console.error('Code check failed:', err);
       fail(labels.codeFailed);

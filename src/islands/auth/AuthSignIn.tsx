@@ -10,8 +10,11 @@ import { problemToast } from './auth-toast.ts';
 
 interface Props {
   labels: AuthLabels;
-  /** Opens the step for an emailed code: the confirmation's, or the reset mail's once it was sent. */
-  onCodeStep(step: CodeStep, email: string): void;
+  /**
+   * Opens the step for an emailed code: the confirmation's (with the password that was typed, when the auth
+   * service found it right but the address unconfirmed), or the reset mail's once it was sent.
+   */
+  onCodeStep(step: CodeStep, email: string, password?: string): void;
   /** The password was right and the member has two-factor: the authenticator code comes next. */
   onSecondFactor(): void;
 }
@@ -35,7 +38,7 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
         problemToast(labels, signInFailure(error));
         setBusy(null);
         // The password was right but the address never confirmed: the code, or a new mail, finishes it.
-        if (isNotConfirmed(error)) onCodeStep('confirm', email.trim());
+        if (isNotConfirmed(error)) onCodeStep('confirm', email.trim(), password);
         return;
       }
       const { data: level } = await supabase().auth.mfa.getAuthenticatorAssuranceLevel();

@@ -11,8 +11,8 @@ import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordCheck
 interface Props {
   labels: AuthLabels;
   passwordLabels: PasswordChecklistLabels;
-  /** The account was created and its confirmation mail sent to `email`. */
-  onSignedUp(email: string): void;
+  /** The account was created and its confirmation mail sent to `email`; the code sets `password` again. */
+  onSignedUp(email: string, password: string): void;
 }
 
 const empty: SignUpFields = { firstName: '', lastName: '', email: '', password: '', website: '' };
@@ -54,7 +54,7 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
         description: typeof message === 'string' && message ? message : labels.signUpSuccessDescription,
       });
       setFields(empty);
-      onSignedUp(fields.email.trim());
+      onSignedUp(fields.email.trim(), fields.password);
     } catch (err) {
       console.error('Sign up failed:', err);
       problemToast(labels, { title: 'unexpectedTitle', description: 'unexpectedDescription' });
