@@ -3,6 +3,7 @@ import type { PasswordChecklistLabels } from './auth/PasswordChecklist.tsx';
 import ComingSoonCards from './member/ComingSoonCards.tsx';
 import MemberShell from './member/MemberShell.tsx';
 import SettingsDataRights from './settings/SettingsDataRights.tsx';
+import SettingsDevices from './settings/SettingsDevices.tsx';
 import SettingsPassword from './settings/SettingsPassword.tsx';
 import SettingsProfileForm from './settings/SettingsProfileForm.tsx';
 import SettingsTwoFactor from './settings/SettingsTwoFactor.tsx';
@@ -46,6 +47,10 @@ export const settingsLabelKeys = [
   'twoFactorText',
   'twoFactorSetup',
   'twoFactorStarting',
+  'twoFactorPassword',
+  'twoFactorPasswordText',
+  'twoFactorContinue',
+  'twoFactorPasswordWrong',
   'twoFactorSetupHeading',
   'twoFactorScan',
   'twoFactorQrAlt',
@@ -71,6 +76,14 @@ export const settingsLabelKeys = [
   'twoFactorRemoving',
   'twoFactorRemovedTitle',
   'twoFactorRemoved',
+  'devicesHeading',
+  'devicesText',
+  'devicesSignOut',
+  'devicesSigningOut',
+  'devicesDoneTitle',
+  'devicesDone',
+  'devicesFailedTitle',
+  'devicesFailed',
   'dataHeading',
   'dataText',
   'privacyLink',
@@ -88,6 +101,7 @@ export const settingsLabelKeys = [
   'deleteWhat',
   'deleteKept',
   'deletePassword',
+  'deleteCode',
   'deleteConfirm',
   'deleting',
   'cancel',
@@ -105,8 +119,8 @@ interface Props {
 }
 
 /**
- * /settings: Profile Settings, Security Settings (Change password; two-factor authentication), Your data
- * (Download my data, Delete my account), more panels.
+ * /settings: Profile Settings, Security Settings (Change password; two-factor authentication; sign out of
+ * other devices), Your data (Download my data, Delete my account), more panels.
  */
 export default function Settings({ frame, labels, checklist, panels }: Props) {
   return (
@@ -123,7 +137,8 @@ export default function Settings({ frame, labels, checklist, panels }: Props) {
             </h2>
             <div className="mt-6 grid gap-8 lg:grid-cols-2">
               <SettingsPassword email={user.email ?? ''} labels={labels} checklist={checklist} />
-              <SettingsTwoFactor labels={labels} />
+              <SettingsTwoFactor email={user.email ?? ''} labels={labels} />
+              <SettingsDevices labels={labels} />
             </div>
           </section>
           <SettingsDataRights labels={labels} />

@@ -330,6 +330,53 @@ test.describe('signed in', () => {
     expect(old.status).toBe(400);
     expect(((await old.json()) as { error_code?: string }).error_code).toBe('invalid_credentials');
   });
+
+  test('settings: Sign out of other devices signs the other browsers out and keeps this one signed in', async ({
+    page,
+    browser,
+  }) => {
+    const member = await createMember();
+    // Three browsers of one member, each with its own session.
+    const contexts = [await browser.newContext(), await browser.newContext()];
+    const [otherOnSettings, otherOnDashboard] = await Promise.all(contexts.map((c) => c.newPage()));
+    for (const p of [page, otherOnSettings, otherOnDashboard]) await signIn(p, member);
+    await otherOnSettings.goto('/settings');
+    await expect(main(otherOnSettings).getByRole('heading', { name: settings('devicesHeading') })).toBeVisible();
+    await otherOnDashboard.goto('/dashboard');
+    await expect(main(otherOnDashboard).getByText(dashboard('membership'))).toBeVisible();
+    const storedToken = (p: Page) =>
+      p.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').access_token as string, SESSION_KEY);
+    const otherToken = await storedToken(otherOnDashboard);
+
+    await page.goto('/settings');
+    const devices = main(page).getByRole('region', { name: settings('devicesHeading') });
+    await expect(devices).toContainText(settings('devicesText'));
+    await devices.getByRole('button', { name: settings('devicesSignOut') }).click();
+    await expect(page.getByText(settings('devicesDoneTitle'), { exact: true })).toBeVisible();
+    await expect(page.getByText(settings('devicesDone'))).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Settings asks the auth service (the two-factor list reads the user): the other browser lands on /auth.
+    await otherOnSettings.reload();
+    await expect(otherOnSettings).toHaveURL((url) => url.pathname.replace(/\/$/, '') === '/auth');
+    expect(await otherOnSettings.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
+
+    // The dashboard trusts the stored access token until it is due for refresh (an hour); that refresh is
+    // refused, and the browser lands on /auth.
+    const user = (token: string) =>
+      fetch(`${API}/auth/v1/user`, { headers: { apikey: DEMO_ANON_KEY, Authorization: `Bearer ${token}` } });
+    expect((await user(otherToken)).status).toBe(403);
+    await otherOnDashboard.clock.setSystemTime(Date.now() + 3_600_000);
+    await otherOnDashboard.goto('/dashboard');
+    await expect(otherOnDashboard).toHaveURL((url) => url.pathname.replace(/\/$/, '') === '/auth');
+    expect(await otherOnDashboard.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
+
+    // This browser stays signed in, for the auth service too.
+    expect((await user(await storedToken(page))).status).toBe(200);
+    await page.goto('/dashboard');
+    await expect(main(page).getByText(dashboard('membership'))).toBeVisible();
+    for (const c of contexts) await c.close();
+  });
 });
 
 async function sidebarCookie(context: BrowserContext) {

@@ -1,7 +1,7 @@
-// Two-factor authentication (TOTP) in a real browser against the stack: set up from Settings with the key
-// the page shows, sign in with the password then the authenticator code, the signed-in area refusing a
-// password-only session, a reset link asking for the code before the new password, and removal. Codes are
-// computed from the key as an authenticator app does.
+// Two-factor authentication (TOTP) in a real browser against the stack: set up from Settings after the
+// password with the key the page shows, sign in with the password then the authenticator code, the signed-in
+// area refusing a password-only session, a reset link asking for the code before the new password, and
+// removal with the password. Codes are computed from the key as an authenticator app does.
 import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import * as OTPAuth from 'otpauth';
@@ -25,6 +25,7 @@ const dashboard = copy('pages/dashboard');
 const sidebar = copy('member/sidebar');
 
 let counter = 0;
+const userIds = new Map<string, string>();
 async function createMember(): Promise<string> {
   const email = `two-factor-${Date.now()}-${process.pid}-${counter++}@example.com`;
   const response = await fetch(`${API}/auth/v1/admin/users`, {
@@ -38,7 +39,15 @@ async function createMember(): Promise<string> {
     }),
   });
   expect(response.status).toBe(200);
+  userIds.set(email, ((await response.json()) as { id: string }).id);
   return email;
+}
+
+/** The member's stored factors, verified or not, as the auth admin API lists them. */
+async function storedFactors(email: string): Promise<{ status: string }[]> {
+  const response = await fetch(`${API}/auth/v1/admin/users/${userIds.get(email)}`, { headers: service });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { factors?: { status: string }[] }).factors ?? [];
 }
 
 interface Session {
@@ -84,6 +93,11 @@ function wrongCode(secret: string): string {
 
 /** A verified factor made through the API, as the Settings page makes one; answers its key. */
 async function enrollByApi(email: string): Promise<string> {
+  return (await enrollWithSession(email)).secret;
+}
+
+/** enrollByApi, also answering the session the first code raised to aal2. */
+async function enrollWithSession(email: string): Promise<{ secret: string; session: Session }> {
   const session = await passwordSession(email);
   const auth = { apikey: DEMO_ANON_KEY, Authorization: `Bearer ${session.access_token}` };
   const json = { ...auth, 'Content-Type': 'application/json' };
@@ -99,7 +113,7 @@ async function enrollByApi(email: string): Promise<string> {
     body: JSON.stringify({ challenge_id: challenge.id, code: await appCode(factor.totp.secret) }),
   });
   expect(verified.status).toBe(200);
-  return factor.totp.secret;
+  return { secret: factor.totp.secret, session: (await verified.json()) as Session };
 }
 
 async function signInWithPassword(page: Page, email: string) {
@@ -116,15 +130,34 @@ const onDashboard = async (page: Page) => {
 
 const codeStep = (page: Page) => page.getByRole('heading', { name: t('mfaHeading') });
 
-test('set up in Settings, sign in with password then code, a wrong code refused, then removed', async ({ page }) => {
+test('set up in Settings after the password, sign in with password then code, a wrong code refused, then removed with the password', async ({
+  page,
+}) => {
   const email = await createMember();
   await signInWithPassword(page, email);
   await onDashboard(page);
 
-  // Settings: Set up shows the QR code and the key, and asks for the first code.
+  // Settings: Set up asks for the password first (a session alone does not enrol); a wrong one enrols nothing.
   await page.goto('/settings');
   const security = page.getByRole('region', { name: settings('securityHeading') });
-  await security.getByRole('button', { name: settings('twoFactorSetup') }).click();
+  const twoFactor = security.getByRole('region', { name: settings('twoFactorHeading') });
+  await twoFactor.getByRole('button', { name: settings('twoFactorSetup') }).click();
+  const password = twoFactor.getByLabel(settings('twoFactorPassword'));
+  await expect(password).toBeFocused();
+  await expect(password).toHaveAttribute('autocomplete', 'current-password');
+  expect(await axeViolations(page)).toEqual([]);
+  await password.fill('Wr0ng!Passw0rd');
+  await twoFactor.getByRole('button', { name: settings('twoFactorContinue') }).click();
+  await expect(twoFactor.getByRole('alert')).toHaveText(settings('twoFactorPasswordWrong'));
+  await expect(password).toBeFocused();
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await expect(twoFactor.getByRole('img', { name: settings('twoFactorQrAlt') })).toHaveCount(0);
+  expect(await storedFactors(email)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
+
+  // The right password: the QR code and the key, and the first code is asked.
+  await password.fill(PASSWORD);
+  await twoFactor.getByRole('button', { name: settings('twoFactorContinue') }).click();
   const qr = security.getByRole('img', { name: settings('twoFactorQrAlt') });
   await expect(qr).toBeVisible();
   expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
@@ -172,16 +205,23 @@ test('set up in Settings, sign in with password then code, a wrong code refused,
   await page.getByRole('button', { name: t('mfaVerify') }).click();
   await onDashboard(page);
 
-  // Remove asks for a current code.
+  // Remove asks for the password, not a code (a member who lost the phone has none): a wrong one keeps
+  // the factor; the right one is checked aside, so this session stays aal2 and the removal goes through.
   await page.goto('/settings');
   await security.getByRole('button', { name: settings('twoFactorRemove') }).click();
-  const removeField = security.getByLabel(settings('twoFactorCode'));
-  await expect(removeField).toBeFocused();
+  const removePassword = twoFactor.getByLabel(settings('twoFactorPassword'));
+  await expect(removePassword).toBeFocused();
+  await expect(twoFactor.getByLabel(settings('twoFactorCode'))).toHaveCount(0);
   expect(await axeViolations(page)).toEqual([]);
-  await removeField.fill(await appCode(secret));
-  await security.getByRole('button', { name: settings('twoFactorRemoveConfirm') }).click();
+  await removePassword.fill('Wr0ng!Passw0rd');
+  await twoFactor.getByRole('button', { name: settings('twoFactorRemoveConfirm') }).click();
+  await expect(twoFactor.getByRole('alert')).toHaveText(settings('twoFactorPasswordWrong'));
+  expect(await storedFactors(email)).toEqual([expect.objectContaining({ status: 'verified' })]);
+  await removePassword.fill(PASSWORD);
+  await twoFactor.getByRole('button', { name: settings('twoFactorRemoveConfirm') }).click();
   await expect(page.getByText(settings('twoFactorRemovedTitle'), { exact: true })).toBeVisible();
   await expect(security.getByRole('button', { name: settings('twoFactorSetup') })).toBeVisible();
+  expect(await storedFactors(email)).toEqual([]);
 
   // Without a factor, the password signs in straight to the dashboard again.
   await page.locator('#member-sidebar').getByRole('button', { name: sidebar.labels.signOut }).click();

@@ -2,6 +2,7 @@ import { type SubmitEvent, useState } from 'react';
 import { passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
+import { checkCurrentPassword } from '../../stores/password-check.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
 import PasswordChecklist, { type PasswordChecklistLabels } from '../auth/PasswordChecklist.tsx';
@@ -40,10 +41,10 @@ function failureText(error: { code?: string; name?: string; message: string }, l
 
 /**
  * Change password: the current password, then the sign-up rules with the live checklist; enabled once both
- * are there. The current password is checked by signing in with it, which also makes the session a recent
- * sign-in (secure_password_change asks for a mailed code after 24 hours otherwise), and is sent along as
- * current_password, which the auth service checks itself ("Require current password when updating"); for a
- * member with two-factor only the latter (see onSubmit).
+ * are there. The current password is checked by signing in with it (src/stores/password-check.ts), which for
+ * a member without two-factor also makes the session a recent sign-in (secure_password_change asks for a
+ * mailed code after 24 hours otherwise), and is sent along as current_password, which the auth service
+ * checks itself ("Require current password when updating").
  */
 export default function SettingsPassword({ email, labels, checklist }: Props) {
   const [current, setCurrent] = useState('');
@@ -63,14 +64,11 @@ export default function SettingsPassword({ email, labels, checklist }: Props) {
     }
     setBusy(true);
     try {
-      const auth = supabase().auth;
-      // A member with two-factor is not signed in again: a password sign-in starts an aal1 session, below
-      // what their account needs (the auth service then refuses the change, and the page asks for the code).
-      // The auth service checks current_password itself.
-      const { data: level } = await auth.mfa.getAuthenticatorAssuranceLevel();
-      const signIn =
-        level?.nextLevel === 'aal2' ? { error: null } : await auth.signInWithPassword({ email, password: current });
-      const error = signIn.error ?? (await auth.updateUser({ password, current_password: current })).error;
+      // The current password is checked by a sign-in first (for a member with two-factor, aside, so this
+      // session stays aal2), and the auth service checks current_password again.
+      const error =
+        (await checkCurrentPassword(email, current)) ??
+        (await supabase().auth.updateUser({ password, current_password: current })).error;
       if (error) {
         toast({ ...failureText(error, labels), variant: 'destructive' });
         return;

@@ -1,12 +1,18 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type ReactNode, type SubmitEvent, useEffect, useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
 import { cleanTotp, isTotpFormat, qrImageSrc, totpFailure, verifiedTotpFactors } from '../../lib/mfa.ts';
+import { passwordCheckFailure } from '../../lib/password-check.ts';
+import { checkCurrentPassword } from '../../stores/password-check.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
 import OneTimeCodeField from '../auth/OneTimeCodeField.tsx';
 import type { SettingsLabels } from '../Settings.tsx';
+import PasswordConfirmForm from './PasswordConfirmForm.tsx';
+import TwoFactorEnrolForm from './TwoFactorEnrolForm.tsx';
 
 interface Props {
+  /** The signed-in member's address: the current password is checked by signing in with it. */
+  email: string;
   labels: SettingsLabels;
 }
 
@@ -15,12 +21,15 @@ interface Factor {
   friendly_name?: string;
 }
 
-/** An enrolment waiting for its first code: the QR code (an SVG data URI) and the key to type instead. */
-interface Pending {
-  id: string;
-  qrCode: string;
-  secret: string;
-}
+/**
+ * Where the section is: the Set up button ('idle'), the password asked before enrolling ('password'), the
+ * new factor's QR code waiting for its first code ('code'), or a factor's removal asking the password.
+ */
+type Step =
+  | { kind: 'idle' }
+  | { kind: 'password' }
+  | { kind: 'code'; id: string; qrCode: string; secret: string }
+  | { kind: 'remove'; factor: Factor };
 
 /** Every factor of the signed-in member (GET /user), whatever its status. */
 async function listFactors() {
@@ -30,20 +39,21 @@ async function listFactors() {
 }
 
 /**
- * Two-factor authentication (TOTP): Set up enrolls an authenticator-app factor (auth.mfa.enroll), shows its QR
- * code and key, and turns it on once the first code checks (challengeAndVerify, which also raises the session
- * to aal2). A verified factor is listed with Remove, which asks for a current code before unenroll (the auth
- * service removes a verified factor only at aal2, and the code shows it is the member at the keyboard).
+ * Two-factor authentication (TOTP). Set up asks for the current password (a fresh sign-in), then enrolls an
+ * authenticator-app factor (auth.mfa.enroll), shows its QR code and key, and turns it on once the first code
+ * checks (challengeAndVerify, which also raises the session to aal2). A verified factor is listed with
+ * Remove, which asks for the current password before unenroll: the auth service needs aal2 only, and a
+ * member who lost the phone still knows the password (a code would lock them out).
  */
-export default function SettingsTwoFactor({ labels }: Props) {
+export default function SettingsTwoFactor({ email, labels }: Props) {
   const [factors, setFactors] = useState<Factor[] | null>(null);
-  const [pending, setPending] = useState<Pending | null>(null);
-  const [removing, setRemoving] = useState<Factor | null>(null);
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
+  const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const [copied, setCopied] = useState(false);
-  const codeRef = useRef<HTMLInputElement>(null);
+  const fieldRef = useRef<HTMLInputElement>(null);
   const setupRef = useRef<HTMLButtonElement>(null);
 
   /** Lists the member's verified factors; answers every factor, unverified ones too. */
@@ -62,66 +72,78 @@ export default function SettingsTwoFactor({ labels }: Props) {
       });
   }, []);
 
+  // The field is the next thing to fill once a step's form appears.
+  useEffect(() => {
+    if (step.kind !== 'idle') fieldRef.current?.focus();
+  }, [step]);
+
+  /** Says `message` under the field; cleared first, so the same message said twice is announced twice. */
   function fail(message: string) {
-    setError(message);
-    codeRef.current?.focus();
+    setError('');
+    setTimeout(() => setError(message), 0);
   }
 
-  function reset() {
+  // A field with a message gets the focus back, once the form is no longer busy (a disabled input cannot).
+  useEffect(() => {
+    if (error && !busy) fieldRef.current?.focus();
+  }, [error, busy]);
+
+  function goTo(next: Step) {
+    setPassword('');
     setCode('');
     setError('');
     setCopied(false);
+    setStep(next);
   }
 
-  async function onSetup() {
+  /** Checks the password typed; true when it is right, else the field says why. */
+  async function passwordChecks(): Promise<boolean> {
+    const refused = await checkCurrentPassword(email, password);
+    if (!refused) return true;
+    const failure = passwordCheckFailure(refused);
+    setPassword('');
+    if (failure.kind === 'wrong') fail(labels.twoFactorPasswordWrong);
+    else if (failure.kind === 'expired') fail(labels.sessionExpired);
+    else fail(failure.text ?? labels.twoFactorFailed);
+    return false;
+  }
+
+  async function onPassword(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (step.kind !== 'password' || !password || busy) return;
     setBusy(true);
-    reset();
     try {
+      if (!(await passwordChecks())) return;
       const mfa = supabase().auth.mfa;
       // An enrolment left half-way would count against the factor limit: it is dropped first.
       const all = await loadFactors();
       for (const f of all) if (f.status !== 'verified') await mfa.unenroll({ factorId: f.id });
       const { data, error: failed } = await mfa.enroll({ factorType: 'totp' });
       if (failed || !data) throw failed ?? new Error('no factor');
-      setPending({ id: data.id, qrCode: qrImageSrc(data.totp.qr_code), secret: data.totp.secret });
+      goTo({ kind: 'code', id: data.id, qrCode: qrImageSrc(data.totp.qr_code), secret: data.totp.secret });
     } catch (err) {
       console.error('Two-factor setup failed:', err);
-      toast({ title: labels.errorTitle, description: labels.twoFactorFailed, variant: 'destructive' });
+      fail(labels.twoFactorFailed);
     } finally {
       setBusy(false);
     }
   }
 
-  // The code field is the next thing to fill once the QR code or the remove form appears.
-  useEffect(() => {
-    if (pending || removing) codeRef.current?.focus();
-  }, [pending, removing]);
-
-  /** Checks the code against `factorId`; true when it was accepted. */
-  async function verify(factorId: string): Promise<boolean> {
-    const token = cleanTotp(code);
-    // Cleared first, so the same message said twice is announced twice.
-    setError('');
-    if (!isTotpFormat(token)) {
-      setTimeout(() => fail(labels.twoFactorFormat), 0);
-      return false;
-    }
-    const { error: refused } = await supabase().auth.mfa.challengeAndVerify({ factorId, code: token });
-    if (!refused) return true;
-    const failure = totpFailure(refused);
-    setCode('');
-    fail(failure.kind === 'wrong' ? labels.twoFactorWrong : (failure.text ?? labels.twoFactorFailed));
-    return false;
-  }
-
-  async function onConfirm(event: FormEvent) {
+  async function onConfirm(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!pending || busy) return;
+    if (step.kind !== 'code' || busy) return;
+    const token = cleanTotp(code);
+    if (!isTotpFormat(token)) return fail(labels.twoFactorFormat);
     setBusy(true);
     try {
-      if (!(await verify(pending.id))) return;
-      setPending(null);
-      reset();
+      const { error: refused } = await supabase().auth.mfa.challengeAndVerify({ factorId: step.id, code: token });
+      if (refused) {
+        const failure = totpFailure(refused);
+        setCode('');
+        fail(failure.kind === 'wrong' ? labels.twoFactorWrong : (failure.text ?? labels.twoFactorFailed));
+        return;
+      }
+      goTo({ kind: 'idle' });
       await loadFactors();
       toast({ title: labels.twoFactorEnabledTitle, description: labels.twoFactorEnabled });
     } catch (err) {
@@ -132,19 +154,15 @@ export default function SettingsTwoFactor({ labels }: Props) {
     }
   }
 
-  async function onRemove(event: FormEvent) {
+  async function onRemove(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!removing || busy) return;
+    if (step.kind !== 'remove' || !password || busy) return;
     setBusy(true);
     try {
-      if (!(await verify(removing.id))) return;
-      const { error: failed } = await supabase().auth.mfa.unenroll({ factorId: removing.id });
-      if (failed) {
-        fail(failed.message || labels.twoFactorFailed);
-        return;
-      }
-      setRemoving(null);
-      reset();
+      if (!(await passwordChecks())) return;
+      const { error: failed } = await supabase().auth.mfa.unenroll({ factorId: step.factor.id });
+      if (failed) return fail(failed.message || labels.twoFactorFailed);
+      goTo({ kind: 'idle' });
       await loadFactors();
       toast({ title: labels.twoFactorRemovedTitle, description: labels.twoFactorRemoved });
       // Focus goes where the removed form was: Set up, once it has rendered.
@@ -158,9 +176,9 @@ export default function SettingsTwoFactor({ labels }: Props) {
   }
 
   async function onCopy() {
-    if (!pending) return;
+    if (step.kind !== 'code') return;
     try {
-      await navigator.clipboard.writeText(pending.secret);
+      await navigator.clipboard.writeText(step.secret);
       setCopied(true);
     } catch {
       // No clipboard (permissions): the key stays selectable in its box.
@@ -168,126 +186,117 @@ export default function SettingsTwoFactor({ labels }: Props) {
   }
 
   function cancel() {
-    setPending(null);
-    setRemoving(null);
-    reset();
+    const wasSetup = step.kind === 'password' || step.kind === 'code';
+    goTo({ kind: 'idle' });
+    if (wasSetup) setTimeout(() => setupRef.current?.focus(), 0);
   }
 
-  const codeField = (
-    <OneTimeCodeField
-      ref={codeRef}
-      id="two-factor-code"
-      label={labels.twoFactorCode}
-      hint={labels.twoFactorHint}
+  const passwordForm = (id: string, heading: string, text: string, submit: string, busyText: string) => (
+    <PasswordConfirmForm
+      ref={fieldRef}
+      id={id}
+      heading={heading}
+      text={text}
+      label={labels.twoFactorPassword}
+      submit={submit}
+      busyText={busyText}
+      cancel={labels.cancel}
+      busy={busy}
       error={error}
-      value={code}
-      onChange={setCode}
+      value={password}
+      onChange={setPassword}
+      onSubmit={step.kind === 'remove' ? onRemove : onPassword}
+      onCancel={cancel}
     />
   );
-  const cancelButton = (
-    <Button variant="outline" onClick={cancel} disabled={busy}>
-      {labels.cancel}
-    </Button>
-  );
+
+  let body: ReactNode;
+  if (factors === null) {
+    body = (
+      <p role="status" className="text-muted">
+        {labels.twoFactorLoading}
+      </p>
+    );
+  } else if (factors.length > 0) {
+    body = (
+      <>
+        <p className="text-muted">{labels.twoFactorOn}</p>
+        <ul aria-label={labels.twoFactorListLabel} className="grid gap-3">
+          {factors.map((f) => (
+            <li
+              key={f.id}
+              className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-navy-700 p-4"
+            >
+              <span className="font-medium">{f.friendly_name || labels.twoFactorApp}</span>
+              {!(step.kind === 'remove' && step.factor.id === f.id) && (
+                <Button variant="outline" onClick={() => goTo({ kind: 'remove', factor: f })} disabled={busy}>
+                  {labels.twoFactorRemove}
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+        {step.kind === 'remove' &&
+          passwordForm(
+            'two-factor-remove',
+            labels.twoFactorRemoveHeading,
+            labels.twoFactorRemoveText,
+            labels.twoFactorRemoveConfirm,
+            labels.twoFactorRemoving,
+          )}
+      </>
+    );
+  } else if (step.kind === 'password') {
+    body = passwordForm(
+      'two-factor-password',
+      labels.twoFactorSetup,
+      labels.twoFactorPasswordText,
+      labels.twoFactorContinue,
+      labels.twoFactorStarting,
+    );
+  } else if (step.kind === 'code') {
+    body = (
+      <TwoFactorEnrolForm
+        labels={labels}
+        qrCode={step.qrCode}
+        secret={step.secret}
+        copied={copied}
+        onCopy={onCopy}
+        busy={busy}
+        codeField={
+          <OneTimeCodeField
+            ref={fieldRef}
+            id="two-factor-code"
+            label={labels.twoFactorCode}
+            hint={labels.twoFactorHint}
+            error={error}
+            value={code}
+            onChange={setCode}
+          />
+        }
+        onSubmit={onConfirm}
+        onCancel={cancel}
+      />
+    );
+  } else {
+    body = (
+      <>
+        <p className="text-muted">{labels.twoFactorText}</p>
+        <div>
+          <Button ref={setupRef} onClick={() => goTo({ kind: 'password' })}>
+            {labels.twoFactorSetup}
+          </Button>
+        </div>
+      </>
+    );
+  }
 
   return (
     <section aria-labelledby="two-factor" className="grid content-start gap-4">
       <h3 id="two-factor" className="text-xl font-semibold">
         {labels.twoFactorHeading}
       </h3>
-      {factors === null ? (
-        <p role="status" className="text-muted">
-          {labels.twoFactorLoading}
-        </p>
-      ) : factors.length > 0 ? (
-        <>
-          <p className="text-muted">{labels.twoFactorOn}</p>
-          <ul aria-label={labels.twoFactorListLabel} className="grid gap-3">
-            {factors.map((f) => (
-              <li
-                key={f.id}
-                className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-navy-700 p-4"
-              >
-                <span className="font-medium">{f.friendly_name || labels.twoFactorApp}</span>
-                {removing?.id !== f.id && (
-                  <Button
-                    variant="outline"
-                    onClick={() => {
-                      reset();
-                      setRemoving(f);
-                    }}
-                    disabled={busy}
-                  >
-                    {labels.twoFactorRemove}
-                  </Button>
-                )}
-              </li>
-            ))}
-          </ul>
-          {removing && (
-            <form onSubmit={onRemove} aria-labelledby="two-factor-remove" className="grid gap-4">
-              <h4 id="two-factor-remove" className="font-semibold">
-                {labels.twoFactorRemoveHeading}
-              </h4>
-              <p className="text-muted">{labels.twoFactorRemoveText}</p>
-              {codeField}
-              <div className="flex flex-wrap gap-3">
-                <Button type="submit" disabled={busy}>
-                  {busy ? labels.twoFactorRemoving : labels.twoFactorRemoveConfirm}
-                </Button>
-                {cancelButton}
-              </div>
-            </form>
-          )}
-        </>
-      ) : pending ? (
-        <form onSubmit={onConfirm} aria-labelledby="two-factor-setup" className="grid gap-4">
-          <h4 id="two-factor-setup" className="font-semibold">
-            {labels.twoFactorSetupHeading}
-          </h4>
-          <p className="text-muted">{labels.twoFactorScan}</p>
-          {/* The QR code is drawn dark on white, as authenticator apps read it best. */}
-          <img
-            src={pending.qrCode}
-            alt={labels.twoFactorQrAlt}
-            width={192}
-            height={192}
-            className="size-48 rounded-lg bg-white p-3"
-          />
-          <div>
-            <p id="two-factor-secret-label" className="text-sm font-medium">
-              {labels.twoFactorSecret}
-            </p>
-            <div className="mt-2 flex flex-wrap items-center gap-3">
-              <code
-                data-testid="two-factor-secret"
-                className="rounded-lg border border-navy-600 bg-navy-950 px-3 py-2 font-mono break-all select-all"
-              >
-                {pending.secret}
-              </code>
-              <Button variant="outline" onClick={onCopy}>
-                {copied ? labels.twoFactorCopied : labels.twoFactorCopy}
-              </Button>
-            </div>
-          </div>
-          {codeField}
-          <div className="flex flex-wrap gap-3">
-            <Button type="submit" disabled={busy}>
-              {busy ? labels.twoFactorChecking : labels.twoFactorConfirm}
-            </Button>
-            {cancelButton}
-          </div>
-        </form>
-      ) : (
-        <>
-          <p className="text-muted">{labels.twoFactorText}</p>
-          <div>
-            <Button ref={setupRef} onClick={onSetup} disabled={busy}>
-              {busy ? labels.twoFactorStarting : labels.twoFactorSetup}
-            </Button>
-          </div>
-        </>
-      )}
+      {body}
     </section>
   );
 }
