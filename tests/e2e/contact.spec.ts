@@ -180,3 +180,24 @@ test('the response-time claims and the form are on the page, keyboard-reachable 
   await expect(send(page)).toBeFocused();
   expect(await axeViolations(page)).toEqual([]);
 });
+
+test('built without a CAPTCHA site key: no Turnstile script, no token, and a policy that does not name it', async ({
+  page,
+}) => {
+  const turnstile: string[] = [];
+  page.on('request', (req) => {
+    if (req.url().startsWith('https://challenges.cloudflare.com/')) turnstile.push(req.url());
+  });
+  const bodies = postsTo(page, FUNCTION);
+  const response = await page.goto('/contact-us');
+  expect(response?.headers()['content-security-policy']).not.toContain('challenges.cloudflare.com');
+  const email = uniqueEmail();
+  await field(page, 'Name').fill('Cy');
+  await field(page, 'Email').fill(email);
+  await field(page, 'Message').fill('No widget here.');
+  await send(page).click();
+  await expect(page.getByRole('status').filter({ hasText: t('successTitle') })).toBeVisible(AFTER_CALL);
+  expect(bodies.map((b) => Object.keys(JSON.parse(b)).sort())).toEqual([['email', 'message', 'name', 'subject']]);
+  expect(turnstile).toEqual([]);
+  await expect(page.locator('script[src*="challenges.cloudflare.com"]')).toHaveCount(0);
+});
