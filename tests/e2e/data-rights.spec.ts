@@ -104,6 +104,8 @@ test('Delete my account: the dialog says what goes and asks for the password; a 
   await expect(dialog).toContainText(settings('deleteWhat'));
   const password = dialog.getByLabel(settings('deletePassword'));
   await expect(password).toBeFocused();
+  // Without two-factor the password is all it asks.
+  await expect(dialog.getByLabel(settings('deleteCode'))).toHaveCount(0);
   expect(await axeViolations(page)).toEqual([]);
 
   // A wrong password: the dialog stays, says so, and nothing is deleted.

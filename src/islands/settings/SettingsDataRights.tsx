@@ -1,11 +1,10 @@
-import { type SubmitEvent, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
-import Field from '../../components/ui/Field.tsx';
-import { signOut } from '../../stores/sign-out.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
 import { functionErrorText } from '../auth/auth-toast.ts';
 import type { SettingsLabels } from '../Settings.tsx';
+import DeleteAccountDialog from './DeleteAccountDialog.tsx';
 
 interface Props {
   labels: SettingsLabels;
@@ -25,16 +24,13 @@ function saveJson(data: unknown, fileName: string) {
 }
 
 /**
- * Your data: Download my data (the account function's GET, saved as a JSON file) and Delete my account (a
- * modal <dialog> that says what goes and asks for the password; the function checks it and deletes; then the
- * member is signed out on this device and lands on / with a toast).
+ * Your data: Download my data (the account function's GET, saved as a JSON file; a refusal is toasted in the
+ * function's words) and Delete my account (DeleteAccountDialog).
  */
 export default function SettingsDataRights({ labels }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [downloading, setDownloading] = useState(false);
-  const [password, setPassword] = useState('');
-  const [deleting, setDeleting] = useState(false);
-  const [problem, setProblem] = useState('');
+  const [opened, setOpened] = useState(0);
 
   const download = async () => {
     setDownloading(true);
@@ -56,36 +52,8 @@ export default function SettingsDataRights({ labels }: Props) {
   };
 
   const openDialog = () => {
-    setPassword('');
-    setProblem('');
+    setOpened((n) => n + 1);
     dialog.current?.showModal();
-  };
-
-  const onDelete = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!password || deleting) return;
-    setDeleting(true);
-    setProblem('');
-    try {
-      const { error } = await supabase().functions.invoke('account', { body: { password } });
-      if (error) {
-        setProblem((await functionErrorText(error)) ?? labels.unexpected);
-        setDeleting(false);
-        return;
-      }
-    } catch (err) {
-      console.error('Account deletion failed:', err);
-      setProblem(labels.unexpected);
-      setDeleting(false);
-      return;
-    }
-    // The account and its sessions are gone on the server: clear this device's session and go to /.
-    await signOut({
-      signedOutTitle: labels.deletedTitle,
-      signedOutDescription: labels.deleted,
-      failedTitle: labels.deletedTitle,
-      failedDescription: labels.deleted,
-    });
   };
 
   return (
@@ -116,41 +84,7 @@ export default function SettingsDataRights({ labels }: Props) {
         </div>
       </div>
 
-      <dialog
-        ref={dialog}
-        aria-labelledby="delete-account-title"
-        aria-describedby="delete-account-what"
-        className="m-auto w-[calc(100%-1rem)] max-w-lg rounded-2xl border border-navy-700 bg-navy-950 p-6 text-white shadow-2xl backdrop:bg-navy-950/85"
-      >
-        <form onSubmit={onDelete} className="grid gap-4">
-          <h2 id="delete-account-title" className="text-2xl font-semibold">
-            {labels.deleteDialogTitle}
-          </h2>
-          <div id="delete-account-what" className="grid gap-2 text-muted">
-            <p>{labels.deleteWhat}</p>
-            <p>{labels.deleteKept}</p>
-          </div>
-          <Field
-            id="delete-account-password"
-            label={labels.deletePassword}
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={problem}
-            disabled={deleting}
-          />
-          <div className="flex flex-wrap justify-end gap-3">
-            <Button variant="outline" onClick={() => dialog.current?.close()} disabled={deleting}>
-              {labels.cancel}
-            </Button>
-            <Button variant="danger" type="submit" disabled={!password || deleting}>
-              {deleting ? labels.deleting : labels.deleteConfirm}
-            </Button>
-          </div>
-        </form>
-      </dialog>
+      <DeleteAccountDialog labels={labels} dialog={dialog} opened={opened} />
     </section>
   );
 }
