@@ -28,12 +28,11 @@ describe('fetchFeedText', () => {
   });
 
   test('the time limit aborts a slow feed', async () => {
-    const started = Date.now();
+    // A feed that never answers: only the request's signal can end it, and its reason says why.
     const hang = (_url: string, init?: RequestInit) =>
       new Promise<Response>((_resolve, reject) => {
         init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
       });
-    await expect(fetchFeedText('u', limits, hang)).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(2000);
+    await expect(fetchFeedText('u', limits, hang)).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 });
