@@ -1,7 +1,8 @@
 // The account function through the real stack (supabase-js invoke with a member's session, the functions
 // host, the auth service, Postgres): downloading one's data and deleting one's account. Checks are on the
 // answers and on what is stored afterwards (users, sessions, profiles, newsletter and contact rows).
-import type { SupabaseClient } from '@supabase/supabase-js';
+// Members with two-factor on use codes computed from their factor's secret, as an authenticator app does.
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import {
   confirmedUser,
   failure,
@@ -10,6 +11,7 @@ import {
   type TestStack,
   uniqueEmail,
 } from 'local-supabase/testing';
+import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 let t: TestStack;
@@ -72,6 +74,56 @@ const canSignIn = async (email: string) =>
 
 const deleting = (m: Member, password: string) => m.client.functions.invoke('account', { body: { password } });
 
+/** The code an authenticator app shows for `secret`, `offset` steps of 30 s from now. */
+function codeFor(secret: string, offset = 0): string {
+  const totp = new OTPAuth.TOTP({
+    secret: OTPAuth.Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  });
+  return totp.generate({ timestamp: Date.now() + offset * 30_000 });
+}
+
+/** A code no window accepts (none of the steps -1..+1). */
+function wrongCode(secret: string): string {
+  const near = new Set([-1, 0, 1].map((o) => codeFor(secret, o)));
+  for (let n = 0; ; n++) {
+    const candidate = String(n).padStart(6, '0');
+    if (!near.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * A member who set up two-factor (their client left at aal2, as after the code step), and a second client signed
+ * in with the password alone afterwards: an aal1 session, as someone who knows only the password gets.
+ */
+async function memberWithFactor(prefix: string) {
+  const m = await member(uniqueEmail(prefix), 'Ann');
+  const { data: enrolled, error } = await m.client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
+  if (error || !enrolled) throw error ?? new Error('no factor');
+  const verified = await m.client.auth.mfa.challengeAndVerify({
+    factorId: enrolled.id,
+    code: codeFor(enrolled.totp.secret),
+  });
+  if (verified.error) throw verified.error;
+  const passwordOnly = createClient(t.url, t.config.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  });
+  const signIn = await passwordOnly.auth.signInWithPassword({ email: m.email, password: GOOD_PASSWORD });
+  if (signIn.error) throw signIn.error;
+  return { ...m, secret: enrolled.totp.secret, passwordOnly };
+}
+
+const AAL2_REFUSAL = {
+  status: 403,
+  body: {
+    error:
+      'Two-factor authentication is on for this account: sign in with a code from your authenticator app to continue.',
+    code: 'insufficient_aal',
+  },
+};
+
 describe('download my data', () => {
   test('the export holds exactly the member’s data: account, profile, newsletter, contact messages', async () => {
     // "_" is a LIKE wildcard: the other member's address would match a careless pattern for this one.
@@ -107,6 +159,37 @@ describe('download my data', () => {
     expect(JSON.stringify(data)).not.toContain(bob.email);
     expect(JSON.stringify(data)).not.toContain('Bob');
     expect(Object.keys(data.newsletter)).not.toContain('verify_token_hash');
+  });
+
+  test('a newsletter sign-up and a contact message someone else sent with the member’s address: the export leaves out the sender’s IP address and browser', async () => {
+    const ann = await member(uniqueEmail('third'), 'Ann');
+    const admin = t.admin();
+    const sender = { ip: '203.0.113.123', user_agent: 'ThirdParty/1.0' };
+    expect(
+      (await admin.from('newsletter_subscribers').update(sender).eq('email_key', ann.email.toLowerCase())).error,
+    ).toBeNull();
+    const sent = await admin.from('contact_messages').insert({
+      name: 'Someone Else',
+      email: ann.email,
+      subject: 'Sent by someone else',
+      message: 'Hello',
+      ...sender,
+    });
+    expect(sent.error).toBeNull();
+
+    const { data, error } = await ann.client.functions.invoke('account', { method: 'GET' });
+    expect(error).toBeNull();
+    expect(data.contactMessages.map((m: { subject: string }) => m.subject)).toEqual([
+      'Question from Ann',
+      'Sent by someone else',
+    ]);
+    const text = JSON.stringify(data);
+    expect(text).not.toContain(sender.ip);
+    expect(text).not.toContain(sender.user_agent);
+    for (const row of [data.newsletter, ...data.contactMessages]) {
+      expect(Object.keys(row)).not.toContain('ip');
+      expect(Object.keys(row)).not.toContain('user_agent');
+    }
   });
 
   test('without a member’s session: 401, no data', async () => {
@@ -181,5 +264,70 @@ describe('delete my account', () => {
     const anonymous = await t.anon().functions.invoke('account', { body: { password: GOOD_PASSWORD } });
     expect((await failure(anonymous.error)).status).toBe(401);
     expect(await stored(ann)).toEqual(before);
+  });
+});
+
+describe('two-factor on: the export and the deletion need an aal2 session, and deletion a current code', () => {
+  test('a password-only (aal1) session gets 403 insufficient_aal for both, with the right password and code too; nothing is read or deleted', async () => {
+    const ann = await memberWithFactor('aal1');
+    const before = await stored(ann);
+
+    const exported = await ann.passwordOnly.functions.invoke('account', { method: 'GET' });
+    expect(exported.data).toBeNull();
+    expect(await failure(exported.error)).toEqual(AAL2_REFUSAL);
+
+    const removed = await ann.passwordOnly.functions.invoke('account', {
+      body: { password: GOOD_PASSWORD, code: codeFor(ann.secret, 1) },
+    });
+    expect(await failure(removed.error)).toEqual(AAL2_REFUSAL);
+    expect(await stored(ann)).toEqual(before);
+
+    // The same member at aal2 gets the export.
+    const own = await ann.client.functions.invoke('account', { method: 'GET' });
+    expect(own.error).toBeNull();
+    expect(own.data.account.email).toBe(ann.email);
+  });
+
+  test('at aal2: no code or a malformed one is 400 mfa_code_required, a wrong one 400 mfa_verification_failed; nothing is deleted and the password check leaves no session', async () => {
+    const ann = await memberWithFactor('code');
+    const before = await stored(ann);
+    const attempt = (body: Record<string, unknown>) => ann.client.functions.invoke('account', { body });
+
+    for (const body of [{ password: GOOD_PASSWORD }, { password: GOOD_PASSWORD, code: '12345' }]) {
+      expect(await failure((await attempt(body)).error)).toEqual({
+        status: 400,
+        body: {
+          error: 'Enter the 6-digit code from your authenticator app to delete your account.',
+          code: 'mfa_code_required',
+        },
+      });
+    }
+    const wrong = await attempt({ password: GOOD_PASSWORD, code: wrongCode(ann.secret) });
+    expect(await failure(wrong.error)).toEqual({
+      status: 400,
+      body: {
+        error: 'The code is incorrect or has expired. Your account was not deleted.',
+        code: 'mfa_verification_failed',
+      },
+    });
+    // A wrong password with a right code: the password's answer, and the code is never tried.
+    const wrongPassword = await attempt({ password: 'Not-the-passw0rd!', code: codeFor(ann.secret, 1) });
+    expect(await failure(wrongPassword.error)).toEqual({
+      status: 403,
+      body: { error: 'The password is incorrect. Your account was not deleted.' },
+    });
+    expect(await stored(ann)).toEqual(before);
+    // The member's own session still works.
+    expect((await ann.client.functions.invoke('account', { method: 'GET' })).error).toBeNull();
+  });
+
+  test('at aal2 with the password and a current code: the account is deleted', async () => {
+    const ann = await memberWithFactor('delete-2fa');
+    const { data, error } = await ann.client.functions.invoke('account', {
+      body: { password: GOOD_PASSWORD, code: codeFor(ann.secret, 1) },
+    });
+    expect(error).toBeNull();
+    expect(data).toEqual({ deleted: true });
+    expect(await stored(ann)).toEqual({ users: 0, sessions: 0, profiles: 0, newsletter: 0, contact: 1 });
   });
 });

@@ -4,6 +4,10 @@ import type { SupabaseClient, User } from '@supabase/supabase-js';
 export const SESSION_MESSAGE = 'Your session has expired. Please sign in again.';
 export const WRONG_PASSWORD_MESSAGE = 'The password is incorrect. Your account was not deleted.';
 export const FAILURE_MESSAGE = 'Something went wrong. Please try again in a few minutes.';
+export const AAL2_MESSAGE =
+  'Two-factor authentication is on for this account: sign in with a code from your authenticator app to continue.';
+export const CODE_REQUIRED_MESSAGE = 'Enter the 6-digit code from your authenticator app to delete your account.';
+export const WRONG_CODE_MESSAGE = 'The code is incorrect or has expired. Your account was not deleted.';
 
 export interface AccountDeps {
   /** supabase-js with the anon key and the visitor's address: reads the caller's user, checks the password. */
@@ -12,7 +16,42 @@ export interface AccountDeps {
   admin: SupabaseClient;
 }
 
-export type Result<T> = { ok: true; value: T } | { ok: false; status: number; error: string };
+/** `code` names the refusal for the site when the sentence alone is not enough to act on. */
+export type Result<T> = { ok: true; value: T } | { ok: false; status: number; error: string; code?: string };
+
+/** The member's verified two-factor factors, as GET /auth/v1/user lists them. */
+const verifiedFactors = (user: User) => (user.factors ?? []).filter((f) => f.status === 'verified');
+
+/** The `aal` claim of a token the auth service has already accepted (signature, expiry and session checked). */
+export function tokenAal(token: string): string | null {
+  try {
+    const part = (token.split('.')[1] ?? '').replace(/-/g, '+').replace(/_/g, '/');
+    const bytes = Uint8Array.from(atob(part.padEnd(Math.ceil(part.length / 4) * 4, '=')), (c) => c.charCodeAt(0));
+    const aal = JSON.parse(new TextDecoder().decode(bytes))?.aal;
+    return typeof aal === 'string' ? aal : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuses a session below the member's level, reckoned as supabase-js's mfa.getAuthenticatorAssuranceLevel(jwt)
+ * does: the current level is the token's `aal` claim, the next level is aal2 once the member has a verified
+ * factor. REST asks the same of such a member (migration profiles_require_aal2), so a password alone never
+ * reads or deletes what two-factor protects.
+ */
+export function checkAal(user: User, token: string): Result<null> {
+  if (verifiedFactors(user).length > 0 && tokenAal(token) !== 'aal2') {
+    return { ok: false, status: 403, error: AAL2_MESSAGE, code: 'insufficient_aal' };
+  }
+  return { ok: true, value: null };
+}
+
+/** The code from the authenticator app as deletion needs it: 6 digits (spaces the app shows are dropped). */
+export function authenticatorCode(value: unknown): string | undefined {
+  const code = typeof value === 'string' ? value.replace(/\s+/g, '') : '';
+  return /^\d{6}$/.test(code) ? code : undefined;
+}
 
 /** The bearer token of the request, unless it is missing or one of the project's API keys. */
 export function bearerToken(req: Request, apiKeys: (string | undefined)[]): string | undefined {
@@ -59,10 +98,12 @@ export interface AccountExport {
 }
 
 const PROFILE_COLUMNS = 'first_name, last_name, email, email_verified, created_at';
-// Everything but the token hash (a secret of the confirmation link) and the generated lookup key.
+// The newsletter row and contact messages are the sender's, who typed the member's address and may be someone
+// else: their IP address and user agent stay out of the export (another person's data). Also left out: the
+// token hash (a secret of the confirmation link) and the generated lookup key.
 const NEWSLETTER_COLUMNS =
-  'email, status, consent_text_version, consent_requested_at, created_at, verified_at, unsubscribed_at, ip, user_agent';
-const CONTACT_COLUMNS = 'name, email, subject, message, ip, user_agent, created_at, delivery_status, delivered_at';
+  'email, status, consent_text_version, consent_requested_at, created_at, verified_at, unsubscribed_at';
+const CONTACT_COLUMNS = 'name, email, subject, message, created_at, delivery_status, delivered_at';
 
 /** Everything stored about the member: the auth user's public fields, the profile, newsletter and contact rows. */
 export async function exportAccount(user: User, deps: AccountDeps, now = new Date()): Promise<AccountExport> {
@@ -95,14 +136,27 @@ export async function exportAccount(user: User, deps: AccountDeps, now = new Dat
 }
 
 /**
- * Deletes the member's account once the password is right: the password is checked by a password grant for
- * the member's own address (the auth service's own check, with its own per-IP limits); then the newsletter row
- * for the address goes, then the auth user, which takes the profile (on delete cascade) and every session and
- * refresh token with it, the grant's session included. Contact messages stay until their retention ends, as
- * the privacy notice says. Nothing that names the member is logged.
+ * Deletes the member's account once the password (and, with two-factor on, a current code) is right. The
+ * password is checked by a password grant for the member's own address (the auth service's own check, with its
+ * own per-IP limits). With a verified factor, `code` is then checked by the auth service too: a challenge and
+ * verify of the member's TOTP factor on the session that grant opened, so the code is spent as at sign-in, the
+ * auth service's limits on codes apply, and the session in the member's browser is left as it was. Then the
+ * newsletter row for the address goes, then the auth user, which takes the profile (on delete cascade) and every
+ * session and refresh token with it, the grant's session included. Contact messages stay until their retention
+ * ends, as the privacy notice says. Nothing that names the member is logged.
  */
-export async function deleteAccount(user: User, password: string, deps: AccountDeps): Promise<Result<null>> {
+export async function deleteAccount(
+  user: User,
+  password: string,
+  code: string | undefined,
+  deps: AccountDeps,
+): Promise<Result<null>> {
   const email = user.email as string;
+  // The site enrols TOTP factors only; a factor of another kind would fail its challenge: a wrong code.
+  const factors = verifiedFactors(user);
+  const factor = factors.find((f) => f.factor_type === 'totp') ?? factors[0];
+  if (factor && !code) return { ok: false, status: 400, error: CODE_REQUIRED_MESSAGE, code: 'mfa_code_required' };
+
   const grant = await deps.auth.auth.signInWithPassword({ email, password });
   if (grant.error || grant.data.user?.id !== user.id) {
     const status = grant.error?.status;
@@ -112,12 +166,30 @@ export async function deleteAccount(user: User, password: string, deps: AccountD
     return { ok: false, status: 502, error: FAILURE_MESSAGE };
   }
   const grantToken = grant.data.session?.access_token;
+  // The account stays: end the session the password check made, so nothing outlives this request.
+  const endGrant = async () => {
+    if (grantToken) await deps.admin.auth.admin.signOut(grantToken, 'local').catch(() => {});
+  };
+
+  if (factor && code) {
+    // deps.auth now holds the grant's session: the challenge and verify run on it.
+    const verified = await deps.auth.auth.mfa.challengeAndVerify({ factorId: factor.id, code });
+    if (verified.error) {
+      await endGrant();
+      const status = verified.error.status;
+      if (status === 429) return { ok: false, status: 429, error: verified.error.message || FAILURE_MESSAGE };
+      if (status && status >= 400 && status < 500) {
+        return { ok: false, status: 400, error: WRONG_CODE_MESSAGE, code: 'mfa_verification_failed' };
+      }
+      console.error('account: auth service:', status, verified.error.message);
+      return { ok: false, status: 502, error: FAILURE_MESSAGE };
+    }
+  }
 
   const newsletter = await deps.admin.from('newsletter_subscribers').delete().eq('email_key', email.toLowerCase());
   const removed = newsletter.error ? { error: newsletter.error } : await deps.admin.auth.admin.deleteUser(user.id);
   if (removed.error) {
-    // The account stays: end the session the password check made, so nothing outlives this request.
-    if (grantToken) await deps.admin.auth.admin.signOut(grantToken, 'local').catch(() => {});
+    await endGrant();
     console.error('account: delete failed:', removed.error.message);
     return { ok: false, status: 502, error: FAILURE_MESSAGE };
   }

@@ -1,6 +1,6 @@
 // account over HTTP, for the signed-in member whose access token is the bearer: GET exports the member's data
-// as JSON, POST { password } deletes the account. CORS, method, rate limit, then whose account; the logic is
-// in account.ts.
+// as JSON, POST { password, code? } deletes the account (code: from the authenticator app, when two-factor is
+// on). CORS, method, rate limit, then whose account and at which level; the logic is in account.ts.
 import { createClient } from '@supabase/supabase-js';
 import { visitorAuthClient } from '../_shared/auth-client.ts';
 import { clientIp } from '../_shared/client-ip.ts';
@@ -8,7 +8,17 @@ import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
 import { errorResponse, json, methodNotAllowed, readJsonObject } from '../_shared/http.ts';
 import { functionRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
-import { type AccountDeps, bearerToken, deleteAccount, exportAccount, FAILURE_MESSAGE, memberOf } from './account.ts';
+import {
+  type AccountDeps,
+  authenticatorCode,
+  bearerToken,
+  checkAal,
+  deleteAccount,
+  exportAccount,
+  FAILURE_MESSAGE,
+  memberOf,
+  type Result,
+} from './account.ts';
 
 /** Deletion attempts per IP address per window: each one tries a password, so the limit stops guessing. */
 export const DELETE_RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
@@ -17,6 +27,10 @@ export const EXPORT_RATE_LIMIT: RateLimitRule = { max: 10, windowMs: 10 * 60_000
 
 /** Passwords are at most 72 bytes to the auth service's bcrypt; anything far longer is not one. */
 const MAX_PASSWORD_LENGTH = 1000;
+
+/** `{ error }`, with the refusal's `code` when it has one. */
+const refusal = (r: Extract<Result<unknown>, { ok: false }>) =>
+  errorResponse(r.status, r.error, r.code ? { code: r.code } : {});
 
 export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
   // Fails closed: an unchecked limit would let a stolen token guess the password without end.
@@ -44,6 +58,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
 
     try {
       let password = '';
+      let code: string | undefined;
       if (req.method === 'POST') {
         const body = await readJsonObject(req);
         if (!body.ok) return body.response;
@@ -52,16 +67,21 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
           return errorResponse(400, 'Enter your password to delete your account.');
         }
         password = value;
+        code = authenticatorCode(body.value.code);
       }
       const d = deps(ip);
-      const member = await memberOf(bearerToken(req, apiKeys), d);
-      if (!member.ok) return errorResponse(member.status, member.error);
+      const token = bearerToken(req, apiKeys);
+      const member = await memberOf(token, d);
+      if (!member.ok) return refusal(member);
+      // A password-only session of a member with two-factor on reaches neither the export nor the deletion.
+      const level = checkAal(member.value, token as string);
+      if (!level.ok) return refusal(level);
 
       if (req.method === 'GET') {
         return json(await exportAccount(member.value, d), 200, { 'Cache-Control': 'no-store' });
       }
-      const result = await deleteAccount(member.value, password, d);
-      return result.ok ? json({ deleted: true }) : errorResponse(result.status, result.error);
+      const result = await deleteAccount(member.value, password, code, d);
+      return result.ok ? json({ deleted: true }) : refusal(result);
     } catch (err) {
       console.error('account:', err instanceof Error ? err.message : err);
       return errorResponse(500, FAILURE_MESSAGE);
