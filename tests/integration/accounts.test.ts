@@ -87,6 +87,69 @@ describe('user-signup', () => {
     expect(signIn.data.user?.user_metadata).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace' });
   });
 
+  test('a stranger’s pending account stays findable behind 100 newer sign-ups named after the address: the owner’s sign-up replaces it', async () => {
+    const owner = uniqueEmail('owner');
+    // A stranger signs the address up first, directly at the auth service, with their own password.
+    const stranger = await t.anon().auth.signUp({
+      email: owner,
+      password: 'Stranger-passw0rd!',
+      options: { data: { first_name: 'Evil', last_name: 'Twin' } },
+    });
+    expect(stranger.error).toBeNull();
+    const pending = await userByEmail(t, owner);
+    expect(pending.email_confirmed_at).toBeNull();
+    // Then 100 newer accounts whose full_name is the address (any sign-up may set it): the auth service's admin
+    // list filter matches them too, newest first, so its first page no longer holds the pending account.
+    for (let i = 0; i < 100; i++) {
+      const { error } = await t.admin().auth.admin.createUser({
+        email: uniqueEmail('decoy'),
+        user_metadata: { full_name: owner },
+      });
+      expect(error).toBeNull();
+    }
+    const page = await fetch(`${t.url}/auth/v1/admin/users?filter=${encodeURIComponent(owner)}&per_page=100`, {
+      headers: { apikey: t.config.serviceRoleKey, Authorization: `Bearer ${t.config.serviceRoleKey}` },
+    });
+    const { users } = (await page.json()) as { users: { id: string }[] };
+    expect(users).toHaveLength(100);
+    expect(users.map((u) => u.id)).not.toContain(pending.id);
+
+    await t.mail.clear();
+    const { data, error } = await invoke(t, 'user-signup', signup(owner));
+    expect(error).toBeNull();
+    expect(data).toEqual({ message: 'Please check your email to verify your account before signing in.' });
+    // The stranger's account is gone with its password and names; the address's one account is the owner's new
+    // one, with a confirmation mail of its own.
+    const rows = await t.stack.ctx.db.query<{ id: string; first_name: string }>(
+      `select id, raw_user_meta_data->>'first_name' as first_name from auth.users where lower(email) = lower($1)`,
+      [owner],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].id).not.toBe(pending.id);
+    expect(rows[0].first_name).toBe('Ada');
+    expect(await profile(t, owner)).toEqual({ first_name: 'Ada', last_name: 'Lovelace', email_verified: false });
+    await t.mail.waitFor(owner);
+  });
+
+  test('the exact lookup is for service_role only: visitors and members get 42501 and learn nothing', async () => {
+    const email = uniqueEmail('lookup');
+    expect((await t.anon().auth.signUp({ email, password: GOOD_PASSWORD })).error).toBeNull();
+    const visitor = await t.anon().rpc('pending_signup_user_id', { address: email });
+    expect(visitor.error?.code).toBe('42501');
+    expect(visitor.data).toBeNull();
+    const other = uniqueEmail('member');
+    await t.admin().auth.admin.createUser({ email: other, password: GOOD_PASSWORD, email_confirm: true });
+    const client = t.anon();
+    expect((await client.auth.signInWithPassword({ email: other, password: GOOD_PASSWORD })).error).toBeNull();
+    const member = await client.rpc('pending_signup_user_id', { address: email });
+    expect(member.error?.code).toBe('42501');
+    // service_role gets the id while the address is unconfirmed, in any case, and nothing once it is confirmed.
+    const { id } = await userByEmail(t, email);
+    expect((await t.admin().rpc('pending_signup_user_id', { address: email.toUpperCase() })).data).toBe(id);
+    expect((await t.admin().auth.admin.updateUserById(id, { email_confirm: true })).error).toBeNull();
+    expect((await t.admin().rpc('pending_signup_user_id', { address: email })).data).toBeNull();
+  });
+
   test('an address that already has a confirmed account gives an error containing "already", and no mail', async () => {
     const email = uniqueEmail('exists');
     await t.admin().auth.admin.createUser({ email, password: GOOD_PASSWORD, email_confirm: true });
