@@ -36,6 +36,13 @@ async function profile(t: TestStack, email: string) {
   return rows[0];
 }
 
+/** The site link a confirmation mail carries: `<SITE_URL>/auth?tab=confirm&token_hash=…&type=signup`. */
+function confirmPageLink(mail: { Subject: string; Text: string }): URL {
+  const link = /https?:\/\/\S+\/auth\?tab=confirm&\S+/.exec(mail.Text)?.[0];
+  if (!link) throw new Error(`no /auth?tab=confirm link in mail "${mail.Subject}": ${mail.Text}`);
+  return new URL(link);
+}
+
 /** No mail to `to` arrives within `ms`. */
 async function expectNoMail(t: TestStack, to: string, ms = 800) {
   await new Promise((r) => setTimeout(r, ms));
@@ -58,7 +65,7 @@ describe('user-signup', () => {
   });
   afterAll(() => t?.stop());
 
-  test('creates the user with names, mails a confirmation link that verifies and lands on /newsletter-verified?type=user', async () => {
+  test('creates the user with names and mails a link to /auth?tab=confirm whose token hash confirms the address', async () => {
     const email = uniqueEmail('signup');
     // Client-sent address, agent and time are ignored, not refused.
     const { data, error } = await invoke(
@@ -70,15 +77,17 @@ describe('user-signup', () => {
     expect(data).toEqual({ message: 'Please check your email to verify your account before signing in.' });
     expect(await profile(t, email)).toEqual({ first_name: 'Ada', last_name: 'Lovelace', email_verified: false });
 
-    const mail = await t.mail.waitFor(email);
-    const link = verifyLink(mail);
-    expect(new URL(link).searchParams.get('type')).toBe('signup');
-    const { status, location } = await openLink(link);
-    expect(status).toBe(303);
-    expect(location.startsWith(`${SITE}/newsletter-verified?type=user#`)).toBe(true);
-    // Implicit flow: tokens in the fragment, no PKCE code.
-    expect(fragment(location).type).toBe('signup');
-    expect(location).not.toContain('code=');
+    // The link opens the site's page, which verifies the token hash only with the password chosen there.
+    const link = confirmPageLink(await t.mail.waitFor(email));
+    expect(`${link.origin}${link.pathname}`).toBe(`${SITE}/auth`);
+    expect(link.searchParams.get('tab')).toBe('confirm');
+    expect(link.searchParams.get('type')).toBe('signup');
+    expect((await userByEmail(t, email)).email_confirmed_at).toBeNull();
+    const verified = await t.anon().auth.verifyOtp({
+      token_hash: link.searchParams.get('token_hash') ?? '',
+      type: 'signup',
+    });
+    expect(verified.error).toBeNull();
     expect((await userByEmail(t, email)).email_confirmed_at).not.toBeNull();
     expect((await profile(t, email)).email_verified).toBe(true);
 
@@ -198,7 +207,7 @@ describe('user-signup/resend', () => {
   });
   afterAll(() => t?.stop());
 
-  test('an unconfirmed address gets a new confirmation mail whose link confirms it', async () => {
+  test('an unconfirmed address gets a new confirmation mail whose token hash confirms it', async () => {
     const email = uniqueEmail('resend');
     expect((await invoke(t, 'user-signup', signup(email))).error).toBeNull();
     const first = await t.mail.waitFor(email);
@@ -208,9 +217,9 @@ describe('user-signup/resend', () => {
     expect(data).toEqual({ message: RESENT });
     const second = await t.mail.waitFor(email);
     expect(second.ID).not.toBe(first.ID);
-    const { status, location } = await openLink(verifyLink(second));
-    expect(status).toBe(303);
-    expect(location.startsWith(`${SITE}/newsletter-verified?type=user#`)).toBe(true);
+    const tokenHash = confirmPageLink(second).searchParams.get('token_hash') ?? '';
+    expect(tokenHash).not.toBe(confirmPageLink(first).searchParams.get('token_hash'));
+    expect((await t.anon().auth.verifyOtp({ token_hash: tokenHash, type: 'signup' })).error).toBeNull();
     expect((await userByEmail(t, email)).email_confirmed_at).not.toBeNull();
   });
 
