@@ -98,6 +98,24 @@ describe('send-contact-email limits held in Postgres', () => {
     expect(error).toBeNull();
   });
 
+  test('IPv6 callers are counted by their /64: new addresses in one /64 do not escape, the next /64 and a mapped IPv4 count apart', async () => {
+    const handler = createHandler(envFrom(functionEnv(t.config)));
+    const statuses: number[] = [];
+    // Five addresses of one /64, in the forms an address can be written in, then a sixth.
+    const sameNet = ['2001:db8:77:1::1', '2001:db8:77:1:a:b:c:d', '2001:DB8:77:1::FFFF', '2001:0db8:0077:0001::2'];
+    for (const ip of [...sameNet, '2001:db8:77:1::5', '2001:db8:77:1:ffff::6']) {
+      statuses.push((await handler(robot(ip))).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(await counter('send-contact-email', '2001:db8:77:1::/64')).toBe(6);
+    expect(await counter('send-contact-email', '2001:db8:77:1::1')).toBeUndefined();
+    expect((await handler(robot('2001:db8:77:2::1'))).status).toBe(200);
+    // An IPv4-mapped IPv6 address is its IPv4 address.
+    expect((await handler(robot('::ffff:198.51.100.25'))).status).toBe(200);
+    expect((await handler(robot('198.51.100.25'))).status).toBe(200);
+    expect(await counter('send-contact-email', '198.51.100.25')).toBe(2);
+  });
+
   test('RATE_LIMITS=off counts nothing', async () => {
     const handler = createHandler(envFrom({ ...functionEnv(t.config), RATE_LIMITS: 'off' }));
     for (let i = 0; i < 7; i++) expect((await handler(robot('198.51.100.24'))).status).toBe(200);

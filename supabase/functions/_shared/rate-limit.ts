@@ -1,6 +1,7 @@
-// Per-key (per-IP) fixed-window rate limits for the functions: counted in Postgres for the deployed
-// functions, in memory for unit use (createRateLimiter).
+// Per-key (per-address: IPv4, or an IPv6 /64) fixed-window rate limits for the functions: counted in Postgres
+// for the deployed functions, in memory for unit use (createRateLimiter).
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { addressKey } from './client-ip.ts';
 import type { Env } from './env.ts';
 import { rateLimitsEnabled, requireEnv } from './env.ts';
 import { errorResponse } from './http.ts';
@@ -102,12 +103,12 @@ export function isolateRateLimiter(env: Env, name: string, rule: RateLimitRule):
 }
 
 /**
- * 429 with a clear message and Retry-After when `key` is over the limit; 503 when a fail-closed limit could not
- * be checked (the body says only to come back, never why: no host, port or driver text); undefined when the
- * request may go on.
+ * 429 with a clear message and Retry-After when the caller at `ip` (clientIp) is over the limit; 503 when a
+ * fail-closed limit could not be checked (the body says only to come back, never why: no host, port or driver
+ * text); undefined when the request may go on. The count is kept per addressKey: an IPv6 caller by its /64.
  */
-export async function refuseOverLimit(limiter: RateLimiter, key: string): Promise<Response | undefined> {
-  const limit = await limiter.hit(key);
+export async function refuseOverLimit(limiter: RateLimiter, ip: string): Promise<Response | undefined> {
+  const limit = await limiter.hit(addressKey(ip));
   if (limit.ok) return undefined;
   const headers = { 'Retry-After': String(limit.retryAfterSeconds) };
   if ('unchecked' in limit) return errorResponse(503, UNCHECKED_MESSAGE, {}, headers);
