@@ -8,6 +8,7 @@ import { type FunctionInvokeOptions, FunctionsClient } from '@supabase/functions
 import { FunctionsFetchError } from '@supabase/supabase-js';
 import { functionEnv } from 'local-supabase';
 import { startTestStack, type TestStack } from 'local-supabase/testing';
+import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { functionNames } from '../../scripts/deno.ts';
 import { type FeedServer, startFeedServer } from '../../scripts/lib/feed-server.ts';
@@ -302,6 +303,23 @@ describe('the per-IP limit, counted in Postgres, is one count across both runtim
       ]);
     },
   );
+
+  test.each(['send-contact-email', 'newsletter-signup', 'user-signup', 'password-reset', 'account'])(
+    '%s: a new IPv6 address of the same /64 on every request does not escape the limit on either host',
+    async (name) => {
+      const statuses: string[] = [];
+      for (let i = 0; i < 7; i++) {
+        const host = i % 2 ? 'deno' : 'node';
+        const client = host === 'node' ? t.anon().functions : denoClient(name);
+        const { error } = await client.invoke(name, {
+          body: { email: 'nobody' },
+          headers: fromEdge(`2001:db8:${visitorCount.toString(16)}:64::${(i + 1).toString(16)}`),
+        });
+        statuses.push(`${host} ${(error as { context: Response }).context.status}`);
+      }
+      expect(statuses).toEqual(['node 400', 'deno 400', 'node 400', 'deno 400', 'node 400', 'deno 429', 'node 429']);
+    },
+  );
 });
 
 describe('newsletter-signup', () => {
@@ -541,6 +559,40 @@ describe('account', () => {
       const { data } = await t.admin().from('newsletter_subscribers').select('id').eq('email', emails[host]);
       expect(data).toEqual([]);
     }
+  });
+
+  test('two-factor on: a password-only session gets the same 403 insufficient_aal, and deletion at aal2 without a code the same 400 mfa_code_required, from both', async () => {
+    const email = address('aal');
+    await member(email);
+    const owner = t.anon();
+    expect((await owner.auth.signInWithPassword({ email, password })).error).toBeNull();
+    const { data: factor } = await owner.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
+    const secret = OTPAuth.Secret.fromBase32(factor?.totp.secret ?? '');
+    const code = new OTPAuth.TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+    expect((await owner.auth.mfa.challengeAndVerify({ factorId: factor?.id ?? '', code })).error).toBeNull();
+    const aal2 = (await owner.auth.getSession()).data.session?.access_token ?? '';
+    const aal1 = (await t.anon().auth.signInWithPassword({ email, password })).data.session?.access_token ?? '';
+
+    for (const options of [{ method: 'GET' as const }, { body: { password } }]) {
+      expect(await both((host) => asMember(host, aal1, options))).toEqual({
+        status: 403,
+        headers: JSON_HEADERS,
+        body: {
+          error:
+            'Two-factor authentication is on for this account: sign in with a code from your authenticator app to continue.',
+          code: 'insufficient_aal',
+        },
+      });
+    }
+    expect(await both((host) => asMember(host, aal2, { body: { password } }))).toEqual({
+      status: 400,
+      headers: JSON_HEADERS,
+      body: {
+        error: 'Enter the 6-digit code from your authenticator app to delete your account.',
+        code: 'mfa_code_required',
+      },
+    });
+    expect(await exists(email)).toBe(true);
   });
 
   test('without a member’s token: the same 401 from both', async () => {
