@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-// scripts/lib/headers.ts writes dist/_headers, scripts/lib/page-css.ts cuts each page's CSS and scripts/lib/cms-admin.ts
-// copies the content editor after each build (the integrations in astro.config.mjs).
+// scripts/lib/headers.ts writes dist/_headers and scripts/lib/page-css.ts cuts each page's CSS after each build (the
+// integrations in astro.config.mjs; scripts/lib/cms-admin.ts, also one, serves the editor under `npm run cms` only).
 const sources = [
   'src',
   'content',
@@ -14,7 +14,6 @@ const sources = [
   'scripts/lib/headers.ts',
   'scripts/lib/page-css.ts',
   'scripts/lib/cms-admin.ts',
-  'scripts/lib/cms-config.ts',
   'package.json',
   'tsconfig.json',
 ];
@@ -24,11 +23,6 @@ const buildEnv = [
   'PUBLIC_SUPABASE_ANON_KEY',
   'SITE_URL',
   'PORT',
-  // The content editor's production settings (scripts/lib/cms-config.ts).
-  'CMS_GITHUB_REPO',
-  'CMS_GITHUB_BRANCH',
-  'CMS_AUTH_URL',
-  'CMS_PUBLISH_MODE',
 ];
 
 function newestMtime(path: string): number {
