@@ -1,6 +1,8 @@
 // The news function through the real stack: the functions host, its env, and fixture feeds served over HTTP
-// on 127.0.0.1. Checks are on what the site gets: status, headers and the articles.
+// on 127.0.0.1. Checks are on what the site gets: status, headers and the articles. The feeds' pictures live on
+// a host of their own that logs every request: the function must never send it one.
 
+import { createServer, type Server } from 'node:http';
 import { startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type FeedServer, startFeedServer } from '../../scripts/lib/feed-server.ts';
@@ -21,9 +23,19 @@ interface Answer {
 
 let feeds: FeedServer;
 let t: TestStack;
+/** The pictures' host: answers every picture 200 except missing-image.png (404), and logs what reached it. */
+let pictureHost: Server;
+let pictures: string;
+const pictureRequests: string[] = [];
 
 beforeAll(async () => {
-  feeds = await startFeedServer();
+  pictureHost = createServer((req, res) => {
+    pictureRequests.push(`${req.method} ${req.url} ${req.headers['user-agent'] ?? ''}`);
+    res.writeHead(req.url?.includes('missing-image') ? 404 : 200, { 'Content-Type': 'image/png' }).end();
+  });
+  await new Promise<void>((listening) => pictureHost.listen(0, '127.0.0.1', listening));
+  pictures = `http://127.0.0.1:${(pictureHost.address() as { port: number }).port}`;
+  feeds = await startFeedServer({ imagesOrigin: pictures });
   t = await startTestStack({
     news: {
       // One feed of the combined set does not exist on the server: it is skipped, the others answer.
@@ -36,6 +48,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.stop();
   await feeds?.close();
+  pictureHost?.closeAllConnections();
+  await new Promise((closed) => pictureHost?.close(closed));
 });
 
 const call = (query: string, init: RequestInit = {}) =>
@@ -60,7 +74,7 @@ describe('GET /functions/v1/news', () => {
       link: 'https://business.example.com/stocks-rally',
       source: 'Fixture Business',
       ragStatus: 'positive',
-      thumbnail: `${feeds.origin}/images/thumb-thumbnail.png`,
+      thumbnail: `${pictures}/images/thumb-thumbnail.png`,
     });
     expect(body.articles.filter((a) => a.description.endsWith('...')).every((a) => a.description.length <= 203)).toBe(
       true,
@@ -72,13 +86,27 @@ describe('GET /functions/v1/news', () => {
     expect(error).toBeNull();
     const body = data as Answer;
     expect(body.articles).toHaveLength(20);
-    expect(body.articles[0].thumbnail).toBe(`${feeds.origin}/images/thumb-investing.png`);
-    // The second article's picture answers 404: the function checked it and left it out.
+    expect(body.articles[0].thumbnail).toBe(`${pictures}/images/thumb-investing.png`);
+    // The second article's picture answers 404 there: its address is passed on all the same (the function never
+    // requests a picture; the page hides one that fails in the browser).
     expect(body.articles[1].title).toBe('Shares slump as recession fears grow');
-    expect(body.articles[1]).not.toHaveProperty('thumbnail');
+    expect(body.articles[1].thumbnail).toBe(`${pictures}/images/missing-image.png`);
     const cut = body.articles.filter((a) => a.description.endsWith('...'));
     expect(cut.length).toBe(3);
     for (const a of cut) expect(a.description.length).toBeLessThanOrEqual(303);
+  });
+
+  test("the function requests no picture: both feeds read afresh, and the pictures' host saw no request", async () => {
+    const fresh = { 'Cache-Control': 'no-cache' };
+    const answers = await Promise.all(
+      ['combined', 'investing'].map(
+        async (feed) => (await (await call(`?feed=${feed}`, { headers: fresh })).json()) as Answer,
+      ),
+    );
+    const named = answers.flatMap((a) => a.articles.flatMap((article) => article.thumbnail ?? []));
+    expect(named.length).toBeGreaterThan(15);
+    expect(named.every((url) => url.startsWith(`${pictures}/images/`))).toBe(true);
+    expect(pictureRequests).toEqual([]);
   });
 
   test('a plain GET without any key answers, as the news pages call it (no CORS preflight)', async () => {

@@ -1,4 +1,8 @@
 // One answer of the news function: every feed of the set fetched in parallel, failures logged and skipped.
+// The function requests the feeds' own URLs and nothing else: a picture's address is only checked for shape (an
+// absolute http(s) URL, parse.ts) and passed on; the reader's browser loads it, and the page hides one that
+// fails. Checking pictures from here would make the function request any address a feed names, from its own
+// network, and its public answer would tell which of them worked.
 import { type Article, toArticles } from './articles.ts';
 import type { FeedSet } from './feeds.ts';
 import { FEED_LIMITS, type Fetch, type FetchLimits, fetchFeedText } from './fetch-feed.ts';
@@ -28,8 +32,6 @@ export function feedLabel(url: string): string {
 export interface LoadOptions {
   fetcher?: Fetch;
   limits?: FetchLimits;
-  /** How long one picture's check may take before the picture is kept unchecked (default 3 s). */
-  pictureTimeoutMs?: number;
   now?: () => number;
   log?: (message: string) => void;
 }
@@ -52,43 +54,8 @@ export async function loadNews(set: FeedSet, options: LoadOptions = {}): Promise
     return [];
   });
   return {
-    articles: await withWorkingPictures(
-      toArticles(items, set),
-      fetcher,
-      options.pictureTimeoutMs ?? PICTURE_TIMEOUT_MS,
-    ),
+    articles: toArticles(items, set),
     updatedAt: new Date(now()).toISOString(),
     feeds: { ok, total: set.urls.length, failed },
   };
-}
-
-export const PICTURE_TIMEOUT_MS = 3000;
-
-/**
- * The articles with each picture checked once per answer (HEAD, in parallel): a picture whose address cannot
- * be reached or answers an error is left out, so no reader's browser requests a picture known to fail (and logs
- * it). A server that refuses HEAD (405, 501) or a check past the time limit keeps the picture: the page still
- * hides a picture that fails in the browser.
- */
-export async function withWorkingPictures(articles: Article[], fetcher: Fetch, timeoutMs: number): Promise<Article[]> {
-  const works = async (url: string): Promise<boolean> => {
-    try {
-      const res = await fetcher(url, {
-        method: 'HEAD',
-        redirect: 'follow',
-        signal: AbortSignal.timeout(timeoutMs),
-        headers: { Accept: 'image/*', 'User-Agent': 'SignalOne-News/1.0' },
-      });
-      await res.body?.cancel().catch(() => {});
-      return res.ok || res.status === 405 || res.status === 501;
-    } catch (err) {
-      return err instanceof Error && err.name === 'TimeoutError';
-    }
-  };
-  const checks = await Promise.all(articles.map((a) => (a.thumbnail ? works(a.thumbnail) : true)));
-  return articles.map((article, i) => {
-    if (checks[i] || !article.thumbnail) return article;
-    const { thumbnail: _, ...rest } = article;
-    return rest;
-  });
 }

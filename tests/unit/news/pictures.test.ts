@@ -1,38 +1,46 @@
+// Pictures are the reader's browser's to load: the function requests the feeds and nothing else, whatever
+// addresses the feeds name for their pictures, and passes every http(s) picture address on unchanged.
 import { describe, expect, test } from 'vitest';
-import type { Article } from '../../../supabase/functions/news/articles.ts';
-import { withWorkingPictures } from '../../../supabase/functions/news/news.ts';
+import { envFrom } from '../../../supabase/functions/_shared/env.ts';
+import { feedSets } from '../../../supabase/functions/news/feeds.ts';
+import { loadNews } from '../../../supabase/functions/news/news.ts';
 
-const article = (n: number, thumbnail?: string): Article => ({
-  title: `Story ${n}`,
-  description: '',
-  link: `https://news.example/${n}`,
-  pubDate: null,
-  source: 'Fixture',
-  ragStatus: 'neutral',
-  ...(thumbnail ? { thumbnail } : {}),
-});
+const FEED = 'https://feeds.test/pictures.xml';
+const pictures = [
+  'http://127.0.0.1:5432/admin?x=1',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://[::1]:8080/internal.png',
+  'https://feeds.test/redirect-to-internal',
+  'https://img.example/gone.png',
+];
+const item = (n: number, picture: string) =>
+  `<item><title>Story ${n}</title><link>https://news.example/${n}</link>` +
+  `<pubDate>Sun, 22 Nov 2026 ${String(10 + n).padStart(2, '0')}:00:00 GMT</pubDate>` +
+  `<media:thumbnail url="${picture}"/></item>`;
+const rss = `<rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><title>Fixture</title>${[
+  ...pictures.map((p, i) => item(i, p)),
+  item(7, 'javascript:alert(1)'),
+  item(8, 'file:///etc/passwd'),
+].join('')}</channel></rss>`;
 
-describe('withWorkingPictures', () => {
-  test('leaves out pictures that answer an error or cannot be reached; keeps the rest, checked with HEAD', async () => {
-    const methods: string[] = [];
+describe('pictures', () => {
+  test('the function requests only the feed: every picture address is passed on unrequested', async () => {
+    const requested: { url: string; method: string }[] = [];
     const fetcher = async (url: string, init?: RequestInit): Promise<Response> => {
-      methods.push(init?.method ?? 'GET');
-      if (url.endsWith('/gone.png')) return new Response(null, { status: 404 });
-      if (url.endsWith('/refused.png')) throw new TypeError('fetch failed');
-      if (url.endsWith('/no-head.png')) return new Response(null, { status: 405 });
-      if (url.endsWith('/slow.png')) {
-        return new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
-      }
-      return new Response(null, { status: 200, headers: { 'Content-Type': 'image/png' } });
+      requested.push({ url, method: init?.method ?? 'GET' });
+      if (url === FEED) return new Response(rss, { headers: { 'Content-Type': 'application/rss+xml' } });
+      return new Response(null, { status: url.includes('gone') ? 404 : 200 });
     };
-    const pics = ['ok.png', 'gone.png', 'refused.png', 'no-head.png', 'slow.png'].map(
-      (f) => `https://img.example/${f}`,
-    );
-    const articles = [...pics.map((p, i) => article(i, p)), article(9)];
-    const checked = await withWorkingPictures(articles, fetcher, 50);
-    expect(checked.map((a) => a.thumbnail)).toEqual([pics[0], undefined, undefined, pics[3], pics[4], undefined]);
-    expect(checked[1]).not.toHaveProperty('thumbnail');
-    expect(checked.map((a) => a.title)).toEqual(articles.map((a) => a.title));
-    expect(methods).toEqual(['HEAD', 'HEAD', 'HEAD', 'HEAD', 'HEAD']);
+    const set = feedSets(envFrom({ INVESTING_FEED_URL: FEED })).investing;
+    const answer = await loadNews(set, { fetcher, log: () => {} });
+
+    expect(requested).toEqual([{ url: FEED, method: 'GET' }]);
+    const byTitle = Object.fromEntries(answer.articles.map((a) => [a.title, a.thumbnail]));
+    pictures.forEach((picture, i) => {
+      expect(byTitle[`Story ${i}`]).toBe(new URL(picture).href);
+    });
+    // Only absolute http(s) addresses are pictures.
+    expect(byTitle['Story 7']).toBeUndefined();
+    expect(byTitle['Story 8']).toBeUndefined();
   });
 });
