@@ -175,7 +175,10 @@ export function isLoopbackHost(host: string): boolean {
 
 /** The CLI's public demo values, which anyone can use against a stack that still has them. */
 export function demoValuesInUse(
-  config: Pick<StackConfig, 'jwtSecret' | 'anonKey' | 'serviceRoleKey' | 'publishableKey' | 'secretKey'>,
+  config: Pick<
+    StackConfig,
+    'jwtSecret' | 'anonKey' | 'serviceRoleKey' | 'publishableKey' | 'secretKey' | 'unsubscribeSecret'
+  >,
 ): string[] {
   const found: string[] = [];
   if (config.jwtSecret === DEMO_JWT_SECRET) found.push('JWT_SECRET');
@@ -183,12 +186,15 @@ export function demoValuesInUse(
   if (config.serviceRoleKey === DEMO_SERVICE_ROLE_KEY) found.push('SUPABASE_SERVICE_ROLE_KEY');
   if (config.publishableKey === DEMO_PUBLISHABLE_KEY) found.push('SUPABASE_PUBLISHABLE_KEY');
   if (config.secretKey === DEMO_SECRET_KEY) found.push('SUPABASE_SECRET_KEY');
+  // With the public demo key anyone who learns a subscriber's row id forges the unsubscribe link.
+  if (config.unsubscribeSecret === DEMO_UNSUBSCRIBE_SECRET) found.push('UNSUBSCRIBE_SECRET');
   return found;
 }
 
 /**
  * The stack is for development and CI. On an address other machines can reach (BIND_ADDRESS), it refuses
- * to start while any of the CLI's public demo secrets is in use: with them anyone is service_role.
+ * to start while any public demo secret is in use: with the CLI's anyone is service_role, with the demo
+ * unsubscribe key anyone signs unsubscribe links.
  */
 export function assertSafeToExpose(config: StackConfig): void {
   if (isLoopbackHost(config.host)) return;
@@ -196,8 +202,9 @@ export function assertSafeToExpose(config: StackConfig): void {
   if (demo.length === 0) return;
   throw new Error(
     `BIND_ADDRESS=${config.host} would expose the stack with the public demo value of ${demo.join(', ')}. ` +
-      'Set JWT_SECRET to a random secret of at least 32 characters and leave SUPABASE_ANON_KEY, ' +
-      'SUPABASE_SERVICE_ROLE_KEY, SUPABASE_PUBLISHABLE_KEY and SUPABASE_SECRET_KEY unset (the stack then ' +
-      'signs and generates its own keys), or bind to 127.0.0.1. The stack is for development and CI only.',
+      'Set JWT_SECRET and UNSUBSCRIBE_SECRET to random secrets of at least 32 characters and leave ' +
+      'SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY, SUPABASE_PUBLISHABLE_KEY and SUPABASE_SECRET_KEY unset ' +
+      '(the stack then signs and generates its own keys), or bind to 127.0.0.1. The stack is for development ' +
+      'and CI only.',
   );
 }

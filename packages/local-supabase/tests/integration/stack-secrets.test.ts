@@ -1,14 +1,14 @@
 // A stack with a JWT secret of its own has no public credential left: it generates its own publishable and
 // secret keys (kept beside the signing key, printed at start), the CLI's demo keys are refused, and HS256
 // tokens forged with the secret are refused except its two API keys. On an address other machines reach
-// it refuses to start while any demo value is in use.
+// it refuses to start while any demo value is in use, the newsletter's demo unsubscribe key included.
 import { statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_KEYS_FILE, loadApiKeys } from '../../src/api-keys.ts';
-import { DEMO_PUBLISHABLE_KEY, DEMO_SECRET_KEY, loadConfig } from '../../src/config.ts';
+import { DEMO_PUBLISHABLE_KEY, DEMO_SECRET_KEY, DEMO_UNSUBSCRIBE_SECRET, loadConfig } from '../../src/config.ts';
 import { signJwt } from '../../src/jwt.ts';
 import { stackSummary } from '../../src/server.ts';
 import { createMember } from '../../testing/rest-helpers.ts';
@@ -96,6 +96,18 @@ describe('bind address', () => {
       /BIND_ADDRESS=:: .*JWT_SECRET/,
     );
   });
+
+  test('a secret of its own but the demo unsubscribe key: refused, naming UNSUBSCRIBE_SECRET alone', async () => {
+    // With the public demo key anyone who knows a subscriber's row id signs a working unsubscribe link.
+    const refused = startTestStack({ host: '0.0.0.0', jwtSecret: SECRET });
+    await expect(refused).rejects.toThrow(
+      /public demo value of UNSUBSCRIBE_SECRET\. Set JWT_SECRET and UNSUBSCRIBE_SECRET/,
+    );
+    await expect(
+      startTestStack({ host: '0.0.0.0', jwtSecret: SECRET, unsubscribeSecret: DEMO_UNSUBSCRIBE_SECRET }),
+    ).rejects.toThrow(/value of UNSUBSCRIBE_SECRET\./);
+    expect(loadConfig({ UNSUBSCRIBE_SECRET: '' }).unsubscribeSecret).toBe(DEMO_UNSUBSCRIBE_SECRET);
+  });
 });
 
 /** An IPv4 address of this machine that is not loopback, if it has one. */
@@ -119,7 +131,7 @@ const reachable = (host: string, port: number) =>
 describe.skipIf(!lanAddress())('BIND_ADDRESS with a secret of its own', () => {
   let exposed: TestStack;
   beforeAll(async () => {
-    exposed = await startTestStack({ host: '0.0.0.0', jwtSecret: SECRET });
+    exposed = await startTestStack({ host: '0.0.0.0', jwtSecret: SECRET, unsubscribeSecret: `${SECRET}-unsubscribe` });
   });
   afterAll(() => exposed?.stop());
 
