@@ -12,6 +12,7 @@ import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { functionNames } from '../../scripts/deno.ts';
 import { type FeedServer, startFeedServer } from '../../scripts/lib/feed-server.ts';
+import { PUBLISHED_CONSENT_WORDINGS } from '../../supabase/functions/_shared/newsletter-consent.ts';
 import { type DenoFunctions, serveWithDeno } from './serve.ts';
 
 const HOSTS = ['node', 'deno'] as const;
@@ -331,10 +332,16 @@ describe('newsletter-signup', () => {
   };
   const rowOf = async (email: string) =>
     (await t.admin().from('newsletter_subscribers').select('status, ip').eq('email', email)).data;
+  /** The wording version the card sends (a published one), and the consent record of an address. */
+  const consentVersion = PUBLISHED_CONSENT_WORDINGS.at(-1)?.version;
+  const eventsOf = async (email: string) =>
+    (await t.admin().from('newsletter_consent_events').select('kind, ip').eq('email', email).order('id')).data;
 
   test('a sign-up stores a pending row and mails a link; the link verifies and redirects on both', async () => {
     const emails: Record<Host, string> = { node: address('reader-node'), deno: address('reader-deno') };
-    const answer = await both((host) => invoke(host, 'newsletter-signup', { body: { email: emails[host] } }));
+    const answer = await both((host) =>
+      invoke(host, 'newsletter-signup', { body: { email: emails[host], consentVersion } }),
+    );
     expect(answer).toEqual({ status: 200, headers: JSON_HEADERS, body: { success: true } });
     for (const host of HOSTS) expect(await rowOf(emails[host])).toEqual([{ status: 'pending', ip: visitor }]);
 
@@ -345,7 +352,13 @@ describe('newsletter-signup', () => {
       headers: expect.objectContaining({ location: `${t.config.siteUrl}/newsletter-verified` }),
       body: '',
     });
-    for (const host of HOSTS) expect(await rowOf(emails[host])).toEqual([{ status: 'verified', ip: visitor }]);
+    for (const host of HOSTS) {
+      expect(await rowOf(emails[host])).toEqual([{ status: 'verified', ip: visitor }]);
+      expect(await eventsOf(emails[host])).toEqual([
+        { kind: 'requested', ip: visitor },
+        { kind: 'confirmed', ip: visitor },
+      ]);
+    }
   });
 
   test('every mail carries List-Unsubscribe headers; the link unsubscribes by GET (303) and one-click POST (200) on both', async () => {
@@ -362,7 +375,7 @@ describe('newsletter-signup', () => {
     const posted: Record<Host, string> = { node: address('poster-node'), deno: address('poster-deno') };
     for (const host of HOSTS) {
       for (const email of [clicked[host], posted[host]]) {
-        expect((await invoke(host, 'newsletter-signup', { body: { email } })).status).toBe(200);
+        expect((await invoke(host, 'newsletter-signup', { body: { email, consentVersion } })).status).toBe(200);
       }
     }
     const links = {

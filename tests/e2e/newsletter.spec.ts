@@ -27,6 +27,14 @@ async function storedRow(email: string): Promise<Record<string, unknown> | undef
   });
   return ((await res.json()) as Record<string, unknown>[])[0];
 }
+/** The consent record of `email` (newsletter_consent_events), oldest first: kind and wording version. */
+async function consentRecord(email: string): Promise<Record<string, unknown>[]> {
+  const res = await fetch(
+    `${API}/rest/v1/newsletter_consent_events?email=eq.${encodeURIComponent(email)}&select=kind,via,consent_text_version&order=id`,
+    { headers: service },
+  );
+  return (await res.json()) as Record<string, unknown>[];
+}
 const linkLabel = (variant: { links: { label: string; href: string }[] }, href: string) =>
   variant.links.find((link) => link.href === href)?.label ?? href;
 
@@ -109,6 +117,12 @@ test("the mail's unsubscribe link unsubscribes at once and lands on the page tha
   }
   expect(await axeViolations(page)).toEqual([]);
   expect(await storedRow(email)).toMatchObject({ status: 'unsubscribed' });
+  // The consent record keeps both steps, under the wording version the card showed.
+  const version = consentVersion([t('intro'), t('consent')]);
+  expect(await consentRecord(email)).toEqual([
+    { kind: 'requested', via: 'form', consent_text_version: version },
+    { kind: 'withdrawn', via: 'link', consent_text_version: version },
+  ]);
 });
 
 test('an unsubscribe link that is not valid lands on its own page', async ({ page }) => {

@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { type MailCatcher, startMailCatcher } from 'local-supabase';
 import { failure, freePort, startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { consentVersion } from '../../src/lib/consent-version.ts';
+import { labels } from '../content.ts';
 
 interface Row {
   id: string;
@@ -21,11 +23,42 @@ interface Row {
   unsubscribed_at: string | null;
 }
 
+interface ConsentEvent {
+  id: number;
+  subscriber_id: string;
+  kind: 'requested' | 'confirmed' | 'withdrawn';
+  via: string;
+  email: string;
+  ip: string | null;
+  user_agent: string | null;
+  consent_text_version: string | null;
+  created_at: string;
+}
+
 const SITE = 'http://127.0.0.1:4321';
 const address = () => `reader-${randomUUID().slice(0, 8)}@example.com`;
+const card = labels('newsletter');
+/** The version the built card sends: its current wording's (content/labels/newsletter.md). */
+const CONSENT = consentVersion([card('intro'), card('consent')]);
 
-async function signUp(t: TestStack, body: Record<string, unknown>) {
-  return t.anon().functions.invoke('newsletter-signup', { body });
+/** A sign-up as the card sends it (the wording's version unless the body names one), from `userAgent`. */
+async function signUp(t: TestStack, body: Record<string, unknown>, userAgent?: string) {
+  return t.anon().functions.invoke('newsletter-signup', {
+    body: { consentVersion: CONSENT, ...body },
+    headers: userAgent ? { 'User-Agent': userAgent } : {},
+  });
+}
+
+/** The consent record of `email`, oldest first. */
+async function events(t: TestStack, email: string): Promise<ConsentEvent[]> {
+  const { data, error } = await t
+    .admin()
+    .from('newsletter_consent_events')
+    .select('*')
+    .ilike('email', email)
+    .order('id');
+  expect(error).toBeNull();
+  return data as ConsentEvent[];
 }
 
 async function rows(t: TestStack, email: string): Promise<Row[]> {
@@ -48,8 +81,8 @@ async function linkFor(t: TestStack, email: string): Promise<string> {
 }
 
 /** Opens a link the way a mail client hands it to a browser: no apikey, no Authorization. */
-async function open(link: string): Promise<{ status: number; location: string | null }> {
-  const res = await fetch(link, { redirect: 'manual' });
+async function open(link: string, userAgent?: string): Promise<{ status: number; location: string | null }> {
+  const res = await fetch(link, { redirect: 'manual', headers: userAgent ? { 'User-Agent': userAgent } : {} });
   await res.body?.cancel();
   return { status: res.status, location: res.headers.get('location') };
 }
@@ -251,10 +284,13 @@ async function unsubscribeLinkFor(t: TestStack, email: string): Promise<string> 
 }
 
 /** RFC 8058's one-click POST, as a mail provider sends it: no key, a form body, no redirects followed. */
-async function oneClick(url: string, body: BodyInit = 'List-Unsubscribe=One-Click') {
+async function oneClick(url: string, body: BodyInit = 'List-Unsubscribe=One-Click', userAgent = 'MailProvider/1.0') {
   const res = await fetch(url, {
     method: 'POST',
-    headers: typeof body === 'string' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {},
+    headers: {
+      'User-Agent': userAgent,
+      ...(typeof body === 'string' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+    },
     body,
     redirect: 'manual',
   });
@@ -295,10 +331,17 @@ describe('newsletter unsubscribe and consent', () => {
   test('a one-click POST (no key, no sign-in) unsubscribes at once; a second one answers the same', async () => {
     const email = await subscribed();
     const link = await unsubscribeLinkFor(t, email);
+    const [subscribedRow] = await rows(t, email);
     const before = Date.now();
     expect(await oneClick(link)).toEqual({ status: 200, body: { success: true } });
     const [row] = await rows(t, email);
-    expect(row).toMatchObject({ status: 'unsubscribed', verify_token_hash: null, verify_sent_at: null });
+    // The hourly mail slot is kept: no confirmation mail within the hour after a withdrawal.
+    expect(row).toMatchObject({
+      status: 'unsubscribed',
+      verify_token_hash: null,
+      verify_expires_at: null,
+      verify_sent_at: subscribedRow.verify_sent_at,
+    });
     expect(Date.parse(row.unsubscribed_at ?? '')).toBeGreaterThanOrEqual(before - 1000);
     expect(await oneClick(link)).toEqual({ status: 200, body: { success: true } });
     expect((await rows(t, email))[0]?.unsubscribed_at).toBe(row.unsubscribed_at);
@@ -357,34 +400,12 @@ describe('newsletter unsubscribe and consent', () => {
     expect((await rows(t, email))[0]?.status).toBe('unsubscribed');
   });
 
-  test('an unsubscribed address subscribes again through the double opt-in: a new mail, pending until confirmed', async () => {
-    const email = await subscribed();
-    expect((await oneClick(await unsubscribeLinkFor(t, email))).status).toBe(200);
-    await t.mail.clear();
-
-    const again = await signUp(t, { email, consentVersion: '0123456789abcdef' });
-    expect(again.error).toBeNull();
-    expect(again.data).toEqual({ success: true });
-    const link = await linkFor(t, email);
-    const [pending] = await rows(t, email);
-    expect(pending).toMatchObject({
-      status: 'pending',
-      verified_at: null,
-      unsubscribed_at: null,
-      consent_text_version: '0123456789abcdef',
-    });
-    // The new mail carries its unsubscribe link and headers too.
-    expect(await unsubscribeLinkFor(t, email)).toContain(pending.id);
-    expect(await open(link)).toEqual({ status: 303, location: `${SITE}/newsletter-verified` });
-    expect((await rows(t, email))[0]?.status).toBe('verified');
-  });
-
   test('the row keeps how consent was given: the wording version, when the form was sent and when the link confirmed it', async () => {
     const email = address();
     const sent = Date.now();
-    expect((await signUp(t, { email, consentVersion: 'fedcba9876543210' })).error).toBeNull();
+    expect((await signUp(t, { email })).error).toBeNull();
     const [pending] = await rows(t, email);
-    expect(pending.consent_text_version).toBe('fedcba9876543210');
+    expect(pending.consent_text_version).toBe(CONSENT);
     const requested = Date.parse(pending.consent_requested_at ?? '');
     expect(requested).toBeGreaterThanOrEqual(sent - 1000);
     expect(requested).toBeLessThanOrEqual(Date.now() + 1000);
@@ -394,20 +415,224 @@ describe('newsletter unsubscribe and consent', () => {
     const [confirmed] = await rows(t, email);
     expect(confirmed).toMatchObject({
       status: 'verified',
-      consent_text_version: 'fedcba9876543210',
-      consent_requested_at: pending.consent_requested_at,
+      consent_text_version: CONSENT,
+      consent_requested_at: (await events(t, email))[0]?.created_at,
     });
     expect(Date.parse(confirmed.verified_at ?? '')).toBeGreaterThanOrEqual(requested);
   });
 
-  test('a malformed wording version: 400 naming the field, nothing stored', async () => {
+  test.each([
+    ['a malformed wording version', 'v1 of the form', 'consentVersion must be 16 hexadecimal digits.'],
+    [
+      'a wording version the site never published',
+      'ffffffffffffffff',
+      'This form is out of date: reload the page and try again.',
+    ],
+    ['no wording version', null, 'consentVersion is required: the version of the wording the person agreed to.'],
+  ])('%s: 400 naming the field, nothing stored, nothing mailed', async (_label, version, message) => {
     const email = address();
-    const { error } = await signUp(t, { email, consentVersion: 'v1 of the form' });
-    expect(await failure(error)).toEqual({
-      status: 400,
-      body: { error: 'consentVersion must be 16 hexadecimal digits.', field: 'consentVersion' },
-    });
+    const { error } = await signUp(t, { email, consentVersion: version });
+    expect(await failure(error)).toEqual({ status: 400, body: { error: message, field: 'consentVersion' } });
     expect(await rows(t, email)).toEqual([]);
+    expect(await events(t, email)).toEqual([]);
+    expect(await mailsTo(t, email)).toEqual([]);
+  });
+});
+
+describe('the consent record (newsletter_consent_events)', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack();
+  });
+  afterAll(() => t?.stop());
+
+  const HOUR_AND_A_MINUTE = 61 * 60_000;
+
+  /** Subscribed from Reader/1.0, confirmed from Reader-Browser/1.0, withdrawn by a mail client's one-click POST. */
+  async function withdrawn() {
+    const email = address();
+    await signUp(t, { email }, 'Reader/1.0');
+    expect((await open(await linkFor(t, email), 'Reader-Browser/1.0')).status).toBe(303);
+    expect((await oneClick(await unsubscribeLinkFor(t, email))).status).toBe(200);
+    const [row] = await rows(t, email);
+    expect(row).toMatchObject({ status: 'unsubscribed', user_agent: 'Reader/1.0' });
+    return { email, row, record: await events(t, email) };
+  }
+
+  /** Moves the last mail and the withdrawal of `email` more than an hour into the past. */
+  async function anHourLater(email: string) {
+    const [row] = await rows(t, email);
+    const earlier = (at: string | null) => at && new Date(Date.parse(at) - HOUR_AND_A_MINUTE).toISOString();
+    const { error } = await t
+      .admin()
+      .from('newsletter_subscribers')
+      .update({ verify_sent_at: earlier(row.verify_sent_at), unsubscribed_at: earlier(row.unsubscribed_at) })
+      .eq('id', row.id);
+    expect(error).toBeNull();
+    return (await rows(t, email))[0] as Row;
+  }
+
+  test('each step appends an event with its IP address, browser and wording version: link mailed, confirmed, withdrawn', async () => {
+    const { email, row, record } = await withdrawn();
+    const common = { subscriber_id: row.id, email, ip: '127.0.0.1', consent_text_version: CONSENT };
+    expect(record).toEqual([
+      expect.objectContaining({ ...common, kind: 'requested', via: 'form', user_agent: 'Reader/1.0' }),
+      expect.objectContaining({ ...common, kind: 'confirmed', via: 'link', user_agent: 'Reader-Browser/1.0' }),
+      expect.objectContaining({ ...common, kind: 'withdrawn', via: 'one-click', user_agent: 'MailProvider/1.0' }),
+    ]);
+    const times = record.map((e) => Date.parse(e.created_at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(times[2]).toBeLessThanOrEqual(Date.parse(row.unsubscribed_at ?? '') + 1000);
+
+    // A click on the link (GET) is recorded as such; unsubscribing again adds nothing.
+    const other = address();
+    await signUp(t, { email: other });
+    const link = await unsubscribeLinkFor(t, other);
+    expect((await open(link, 'Clicker/1.0')).status).toBe(303);
+    expect((await open(link, 'Clicker/1.0')).status).toBe(303);
+    const [request, withdrawal, ...more] = await events(t, other);
+    expect([request?.kind, request?.via, withdrawal?.kind, withdrawal?.via]).toEqual([
+      'requested',
+      'form',
+      'withdrawn',
+      'link',
+    ]);
+    expect(withdrawal?.user_agent).toBe('Clicker/1.0');
+    expect(more).toEqual([]);
+  });
+
+  test("a stranger's sign-up right after an unsubscribe: the same answer, nothing changed, nothing mailed", async () => {
+    const { email, row, record } = await withdrawn();
+    const { data, error } = await signUp(t, { email: email.toUpperCase() }, 'Stranger/6.6');
+    expect(error).toBeNull();
+    expect(data).toEqual({ success: true });
+    expect(await rows(t, email)).toEqual([row]);
+    expect(await events(t, email)).toEqual(record);
+    expect(await mailsTo(t, email)).toHaveLength(1);
+  });
+
+  test('after the hour a request mails a new link, but the withdrawal stands until that link is confirmed', async () => {
+    const { email, record } = await withdrawn();
+    const before = await anHourLater(email);
+    await t.mail.clear();
+
+    expect((await signUp(t, { email }, 'Returning/2.0')).error).toBeNull();
+    const link = await linkFor(t, email);
+    const [waiting] = await rows(t, email);
+    // Only the link changed: status, withdrawal, and how the withdrawn consent was given are as they were.
+    expect(waiting).toEqual({
+      ...before,
+      verify_token_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      verify_expires_at: expect.any(String),
+      verify_sent_at: expect.any(String),
+    });
+    const requested = await events(t, email);
+    expect(requested.slice(0, 3)).toEqual(record);
+    expect(requested[3]).toMatchObject({ kind: 'requested', via: 'form', user_agent: 'Returning/2.0' });
+    // A third sign-up within the new hour mails nothing more.
+    await signUp(t, { email }, 'Stranger/6.6');
+    expect(await mailsTo(t, email)).toHaveLength(1);
+
+    expect(await open(link, 'Returning-Browser/2.0')).toEqual({ status: 303, location: `${SITE}/newsletter-verified` });
+    const [confirmed] = await rows(t, email);
+    expect(confirmed).toMatchObject({
+      status: 'verified',
+      unsubscribed_at: null,
+      user_agent: 'Returning/2.0',
+      consent_text_version: CONSENT,
+      consent_requested_at: requested[3]?.created_at,
+    });
+    const after = await events(t, email);
+    expect(after.slice(0, 4)).toEqual(requested.slice(0, 4));
+    expect(after.slice(4).map((e) => [e.kind, e.user_agent])).toEqual([['confirmed', 'Returning-Browser/2.0']]);
+  });
+
+  test("unsubscribing from the new link's mail voids it and records a second withdrawal", async () => {
+    const { email } = await withdrawn();
+    const before = await anHourLater(email);
+    await t.mail.clear();
+    await signUp(t, { email });
+    const confirm = await linkFor(t, email);
+    const started = Date.now();
+    expect((await oneClick(await unsubscribeLinkFor(t, email))).status).toBe(200);
+    expect(await open(confirm)).toEqual({ status: 303, location: `${SITE}/newsletter-verified?status=invalid` });
+    const [row] = await rows(t, email);
+    expect(row).toMatchObject({ status: 'unsubscribed', verified_at: before.verified_at, verify_token_hash: null });
+    expect(Date.parse(row.unsubscribed_at ?? '')).toBeGreaterThanOrEqual(started - 1000);
+    expect((await events(t, email)).map((e) => e.kind)).toEqual([
+      'requested',
+      'confirmed',
+      'withdrawn',
+      'requested',
+      'withdrawn',
+    ]);
+  });
+
+  test('deleting a subscribed row (as account deletion does) records the end of that consent; a pending one, nothing', async () => {
+    const email = address();
+    await signUp(t, { email });
+    await open(await linkFor(t, email));
+    const pending = address();
+    await signUp(t, { email: pending });
+    for (const e of [email, pending]) {
+      const { error } = await t.admin().from('newsletter_subscribers').delete().ilike('email', e);
+      expect(error).toBeNull();
+      expect(await rows(t, e)).toEqual([]);
+    }
+    expect((await events(t, email)).map((e) => [e.kind, e.via, e.ip, e.consent_text_version])).toEqual([
+      ['requested', 'form', '127.0.0.1', CONSENT],
+      ['confirmed', 'link', '127.0.0.1', CONSENT],
+      ['withdrawn', 'deletion', null, CONSENT],
+    ]);
+    expect((await events(t, pending)).map((e) => e.kind)).toEqual(['requested']);
+  });
+
+  test('nobody rewrites it: service_role cannot update, delete or truncate; the API keys of visitors and members see nothing', async () => {
+    const { email, record } = await withdrawn();
+    const [first] = record;
+    const admin = t.admin().from('newsletter_consent_events');
+    const changed = await admin.update({ kind: 'confirmed', user_agent: 'Forged/1.0' }).eq('id', first.id);
+    expect(changed.error?.code).toBe('42501');
+    const deleted = await admin.delete().eq('subscriber_id', first.subscriber_id);
+    expect(deleted.error?.code).toBe('42501');
+    // Even were the role granted every right on the table (as Supabase's default privileges give new tables),
+    // the trigger refuses it: no statement changes a row, even one that matches none.
+    for (const sql of [
+      `delete from public.newsletter_consent_events where id = ${first.id}`,
+      'delete from public.newsletter_consent_events where false',
+      `update public.newsletter_consent_events set ip = null where id = ${first.id}`,
+      'truncate public.newsletter_consent_events',
+    ]) {
+      await expect(
+        t.stack.ctx.db.transaction(async (tx) => {
+          await tx.exec('grant all on table public.newsletter_consent_events to service_role');
+          await tx.exec('set local role service_role');
+          await tx.query(sql);
+        }),
+        sql,
+      ).rejects.toThrow(/newsletter_consent_events is append-only/);
+    }
+    expect(await events(t, email)).toEqual(record);
+
+    // An insert keeps the database's time, whatever the caller sends.
+    const started = Date.now();
+    const added = await admin
+      .insert({ ...first, id: undefined, created_at: '2020-01-01T00:00:00Z', kind: 'withdrawn', via: 'link' })
+      .select('created_at')
+      .single();
+    expect(added.error).toBeNull();
+    expect(Date.parse((added.data as { created_at: string }).created_at)).toBeGreaterThanOrEqual(started - 5000);
+
+    const anon = t.anon().from('newsletter_consent_events');
+    expect((await anon.select('*')).data ?? []).toEqual([]);
+    expect((await anon.insert({ ...first, id: undefined })).error).not.toBeNull();
+    const member = `member-${randomUUID().slice(0, 8)}@example.com`;
+    await t.admin().auth.admin.createUser({ email: member, password: 'Str0ng!Passw0rd', email_confirm: true });
+    const signedIn = t.anon();
+    await signedIn.auth.signInWithPassword({ email: member, password: 'Str0ng!Passw0rd' });
+    expect((await signedIn.from('newsletter_consent_events').select('*')).data ?? []).toEqual([]);
+    expect((await signedIn.from('newsletter_consent_events').delete().eq('id', first.id)).error).not.toBeNull();
+    expect((await events(t, email)).slice(0, 3)).toEqual(record);
   });
 });
 

@@ -11,12 +11,15 @@ import {
   messages,
   oneLine,
 } from './form-rules.ts';
+import { isPublishedConsentVersion } from './newsletter-consent.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordMeetsRules } from './password.ts';
 
 export { DEFAULT_CONTACT_SUBJECT, honeypotFilled, LIMITS } from './form-rules.ts';
 
 /** A consent wording version: the first 16 hex digits of the wording's SHA-256. */
 export const CONSENT_VERSION_PATTERN = /^[0-9a-f]{16}$/;
+/** A well-formed version the site never published: the page was built from other wording (the card shows it). */
+export const OUTDATED_CONSENT_MESSAGE = 'This form is out of date: reload the page and try again.';
 
 /** A text field from its rule in form-rules.ts: the same cleaning, limits and messages as the forms. */
 function text(rule: FieldRule) {
@@ -129,8 +132,9 @@ export function validatePasswordReset(input: unknown): Validation<PasswordResetI
 }
 
 /**
- * The newsletter payload: email, clientIP, userAgent, timestamp. Only the email is used; the server takes
- * the address and user agent from the request itself, so the client's values are checked for shape and dropped.
+ * The newsletter payload: email, consentVersion, clientIP, userAgent, timestamp. Only the email and the wording's
+ * version are used; the server takes the address and user agent from the request itself, so the client's values
+ * are checked for shape and dropped.
  */
 export const newsletterSchema = z.object({
   email: emailSchema,
@@ -143,13 +147,19 @@ export const newsletterSchema = z.object({
     .union([z.string().max(64), z.number()], { error: 'timestamp must be a date string or a number.' })
     .nullish(),
   /**
-   * The version of the form's wording the person saw (the first 16 hex digits of its SHA-256, which the form
-   * computes at build time), stored as the record of what was consented to.
+   * The version of the card's wording the person saw (the first 16 hex digits of its SHA-256, which the card
+   * computes at build time), stored as the record of what was consented to: one the site has published
+   * (newsletter-consent.ts), else the form is out of date.
    */
   consentVersion: z
-    .string({ error: 'consentVersion must be text.' })
+    .string({
+      error: (iss) =>
+        iss.input === undefined || iss.input === null
+          ? 'consentVersion is required: the version of the wording the person agreed to.'
+          : 'consentVersion must be text.',
+    })
     .regex(CONSENT_VERSION_PATTERN, 'consentVersion must be 16 hexadecimal digits.')
-    .nullish(),
+    .refine(isPublishedConsentVersion, OUTDATED_CONSENT_MESSAGE),
   /** Honeypot: people leave it empty; see `honeypotFilled`. */
   website: z.unknown().optional(),
 });
@@ -157,12 +167,12 @@ export const newsletterSchema = z.object({
 export type NewsletterPayload = z.input<typeof newsletterSchema>;
 export interface NewsletterInput {
   email: string;
-  consentVersion: string | null;
+  consentVersion: string;
 }
 
 export function validateNewsletter(input: unknown): Validation<NewsletterInput> {
   const result = validate(newsletterSchema, input);
   return result.ok
-    ? { ok: true, data: { email: result.data.email, consentVersion: result.data.consentVersion ?? null } }
+    ? { ok: true, data: { email: result.data.email, consentVersion: result.data.consentVersion } }
     : result;
 }

@@ -2,7 +2,9 @@
 // GET ?token= is the link in the verification mail: it verifies and redirects (303) to the site's landing page.
 // /unsubscribe?id=&token= is the unsubscribe link of every mail to a subscriber: GET (a click) unsubscribes and
 // redirects to the landing page, POST with `List-Unsubscribe=One-Click` (RFC 8058, sent by mail clients)
-// unsubscribes and answers 200. The logic is in newsletter.ts and unsubscribe.ts.
+// unsubscribes and answers 200. Each link mailed, confirmation and withdrawal is appended to the consent record
+// with the request's IP address and user agent. The logic is in newsletter.ts, unsubscribe.ts and
+// consent-events.ts.
 import { createClient } from '@supabase/supabase-js';
 import { clientIp, userAgent } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
@@ -12,7 +14,15 @@ import { errorResponse, json, methodNotAllowed } from '../_shared/http.ts';
 import { mailerFromEnv } from '../_shared/mail.ts';
 import { functionRateLimiter, type RateLimitRule, refuseOverLimit } from '../_shared/rate-limit.ts';
 import { validateNewsletter } from '../_shared/schemas.ts';
-import { FUNCTION_NAME, landingUrl, type NewsletterDeps, subscribe, TABLE, verify } from './newsletter.ts';
+import {
+  FUNCTION_NAME,
+  landingUrl,
+  type NewsletterDeps,
+  type RequestMeta,
+  subscribe,
+  TABLE,
+  verify,
+} from './newsletter.ts';
 import {
   isOneClickBody,
   isUnsubscribePath,
@@ -47,6 +57,11 @@ export function publicApiUrl(env: Env): string {
 export function unsubscribeLandingUrl(siteUrl: string, outcome: UnsubscribeOutcome): string {
   const status = outcome === 'unsubscribed' ? 'unsubscribed' : 'unsubscribe-invalid';
   return `${siteUrl.replace(/\/+$/, '')}/newsletter-verified?status=${status}`;
+}
+
+/** Who sent a request, as the consent record keeps it. */
+function requestMeta(req: Request, ip: string): RequestMeta {
+  return { ip: ip === 'unknown' ? null : ip, userAgent: userAgent(req) };
 }
 
 /** The one answer to every accepted sign-up, whether the address is new, pending or verified. */
@@ -91,11 +106,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     if (!post.ok) return post.response;
 
     try {
-      const meta = {
-        ip: ip === 'unknown' ? null : ip,
-        userAgent: userAgent(req),
-        consentVersion: post.input.consentVersion,
-      };
+      const meta = { ...requestMeta(req, ip), consentVersion: post.input.consentVersion };
       await subscribe(post.input.email, meta, getDeps());
       return json(ACCEPTED);
     } catch (err) {
@@ -109,7 +120,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     if (refused) return refused;
     try {
       const d = getDeps();
-      const outcome = await verify(new URL(req.url).searchParams.get('token'), d);
+      const outcome = await verify(new URL(req.url).searchParams.get('token'), d, requestMeta(req, ip));
       return new Response(null, {
         status: 303,
         headers: {
@@ -134,10 +145,17 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
     if (req.method === 'POST' && !(await isOneClickBody(req))) return errorResponse(400, ONE_CLICK_MESSAGE);
     const query = new URL(req.url).searchParams;
+    const request = { ...requestMeta(req, clientIp(req)), via: req.method === 'POST' ? 'one-click' : 'link' } as const;
     let outcome: UnsubscribeOutcome;
     try {
       const d = getDeps();
-      outcome = await unsubscribe(query.get('id'), query.get('token'), { db: d.db, key: await getKey() }, TABLE);
+      outcome = await unsubscribe(
+        query.get('id'),
+        query.get('token'),
+        request,
+        { db: d.db, key: await getKey() },
+        TABLE,
+      );
     } catch (err) {
       console.error(`${FUNCTION_NAME} unsubscribe:`, err instanceof Error ? err.message : err);
       return errorResponse(500, UNSUBSCRIBE_FAILURE_MESSAGE);

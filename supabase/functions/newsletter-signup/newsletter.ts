@@ -1,9 +1,14 @@
 // Newsletter double opt-in: a pending row with the SHA-256 of a random, expiring token; a mail whose link
 // verifies the address. Signing up again never adds a row nor tells whether the address is known: the caller
-// answers the same, and at most one more mail goes out per address per hour (none once verified). An address
-// that unsubscribed (unsubscribe.ts) can subscribe again: a new pending sign-up and a new confirmation mail.
+// answers the same, and at most one more mail goes out per address per hour (none once verified). Each link
+// mailed and each confirmation is appended to the consent record (consent-events.ts) before it takes effect.
+//
+// An address that unsubscribed (unsubscribe.ts) stays unsubscribed until a new link is confirmed: a request
+// mails that link (never within the hour after the withdrawal or the last mail), but changes nothing else of the
+// row, so whoever knows the address cannot undo the withdrawal or overwrite how consent was given and withdrawn.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Mailer, OutgoingMail } from '../_shared/mail.ts';
+import { latestRequest, type RequestMeta, recordConsentEvent } from './consent-events.ts';
 import { type UnsubscribeKey, unsubscribeHeaders, unsubscribeUrl } from './unsubscribe.ts';
 
 export const TABLE = 'newsletter_subscribers';
@@ -30,11 +35,11 @@ export interface NewsletterDeps {
   now?: () => Date;
 }
 
-export interface RequestMeta {
-  ip: string | null;
-  userAgent: string | null;
-  /** The version of the form's wording the person saw (consent_text_version), when the form sent it. */
-  consentVersion?: string | null;
+export type { RequestMeta } from './consent-events.ts';
+
+export interface SignupMeta extends RequestMeta {
+  /** The version of the card's wording the person saw (consent_text_version), one the site published. */
+  consentVersion: string;
 }
 
 /** What a sign-up did; the caller answers the same for all three. */
@@ -49,10 +54,15 @@ export class MailFailedError extends Error {
 
 interface SubscriberRow {
   id: string;
+  email: string;
   status: 'pending' | 'verified' | 'unsubscribed';
   verify_sent_at: string | null;
   verify_expires_at: string | null;
+  unsubscribed_at: string | null;
+  consent_text_version: string | null;
 }
+
+const ROW_COLUMNS = 'id, email, status, verify_sent_at, verify_expires_at, unsubscribed_at, consent_text_version';
 
 function base64url(bytes: Uint8Array): string {
   let binary = '';
@@ -128,7 +138,7 @@ const UNIQUE_VIOLATION = '23505';
 async function findByEmail(deps: NewsletterDeps, email: string): Promise<SubscriberRow | null> {
   const { data, error } = await deps.db
     .from(TABLE)
-    .select('id, status, verify_sent_at, verify_expires_at')
+    .select(ROW_COLUMNS)
     .eq('email_key', email.toLowerCase())
     .maybeSingle();
   if (error) throw new Error(`Could not read newsletter subscribers: ${error.message}`);
@@ -141,24 +151,58 @@ export async function unsubscribeLinkFor(deps: NewsletterDeps, id: string): Prom
   return unsubscribeUrl(deps.apiUrl, FUNCTION_NAME, id, await key.token(id));
 }
 
-/** Sends the mail; on failure frees the hourly slot again, so that trying again later sends at once. */
-async function mailOrRelease(deps: NewsletterDeps, id: string, email: string, token: string): Promise<void> {
+/** Frees the hourly slot again, so that trying again later sends at once (the hour after a withdrawal holds). */
+async function releaseSlot(deps: NewsletterDeps, id: string): Promise<void> {
+  const { error } = await deps.db.from(TABLE).update({ verify_sent_at: null }).eq('id', id);
+  if (error) console.error(`newsletter ${id}: could not release the mail slot: ${error.message}`);
+}
+
+/**
+ * Records the request, then sends the link: no link goes out that the consent record does not show. On failure
+ * frees the slot; throws MailFailedError when the mail failed.
+ */
+async function recordAndMail(
+  deps: NewsletterDeps,
+  id: string,
+  email: string,
+  token: string,
+  meta: SignupMeta,
+): Promise<void> {
+  try {
+    await recordConsentEvent(deps.db, {
+      subscriberId: id,
+      kind: 'requested',
+      via: 'form',
+      email,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      consentVersion: meta.consentVersion,
+    });
+  } catch (err) {
+    await releaseSlot(deps, id);
+    throw err;
+  }
   try {
     const unsubscribeLink = await unsubscribeLinkFor(deps, id);
     await deps.mailer.send(verificationMail(email, verifyLink(deps.apiUrl, token), unsubscribeLink));
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    const { error } = await deps.db.from(TABLE).update({ verify_sent_at: null }).eq('id', id);
-    if (error) console.error(`newsletter ${id}: could not release the mail slot: ${error.message}`);
+    await releaseSlot(deps, id);
     throw new MailFailedError(`Verification mail failed: ${reason}`);
   }
+}
+
+/** When the address last heard from the list: its last link mailed, or its withdrawal if later. */
+function lastContact(row: SubscriberRow): number {
+  const times = [row.verify_sent_at, row.unsubscribed_at].map((t) => (t ? Date.parse(t) : Number.NaN));
+  return Math.max(...times.filter((t) => !Number.isNaN(t)), Number.NEGATIVE_INFINITY);
 }
 
 /**
  * Stores a pending sign-up (or finds the address, compared case-insensitively) and mails a verification link
  * when one is due. Throws when nothing could be stored, and MailFailedError when the mail failed.
  */
-export async function subscribe(email: string, meta: RequestMeta, deps: NewsletterDeps): Promise<SignupOutcome> {
+export async function subscribe(email: string, meta: SignupMeta, deps: NewsletterDeps): Promise<SignupOutcome> {
   const now = (deps.now ?? (() => new Date()))();
   const expires = new Date(now.getTime() + TOKEN_TTL_MS).toISOString();
   // Two tries: a concurrent first sign-up of the same address makes our insert lose; the second pass finds it.
@@ -176,68 +220,88 @@ export async function subscribe(email: string, meta: RequestMeta, deps: Newslett
           verify_sent_at: now.toISOString(),
           ip: meta.ip,
           user_agent: meta.userAgent,
-          consent_text_version: meta.consentVersion ?? null,
+          consent_text_version: meta.consentVersion,
           consent_requested_at: now.toISOString(),
         })
         .select('id')
         .single();
       if (error?.code === UNIQUE_VIOLATION) continue;
       if (error || !data) throw new Error(`Could not store the sign-up: ${error?.message ?? 'no row returned'}`);
-      await mailOrRelease(deps, (data as { id: string }).id, email, token);
+      await recordAndMail(deps, (data as { id: string }).id, email, token, meta);
       return 'mailed';
     }
     if (existing.status === 'verified') return 'already-verified';
-    const sentAt = existing.verify_sent_at ? Date.parse(existing.verify_sent_at) : Number.NaN;
-    if (now.getTime() - sentAt < RESEND_AFTER_MS) return 'recently-mailed';
-    // Claim the slot with the value read, so that two requests at once send one mail between them. An
-    // unsubscribed address becomes pending again: subscribing again is a new double opt-in.
+    if (now.getTime() - lastContact(existing) < RESEND_AFTER_MS) return 'recently-mailed';
+    // A pending row takes the newest request's details (its link is the only one that works). An unsubscribed
+    // row keeps its status, its withdrawal and the consent it withdrew: only a confirmation changes them.
+    const details =
+      existing.status === 'pending'
+        ? {
+            ip: meta.ip,
+            user_agent: meta.userAgent,
+            consent_text_version: meta.consentVersion,
+            consent_requested_at: now.toISOString(),
+          }
+        : {};
+    // Claim the slot with the values read, so that two requests at once send one mail between them.
     let claim = deps.db
       .from(TABLE)
-      .update({
-        status: 'pending',
-        verify_token_hash: hash,
-        verify_expires_at: expires,
-        verify_sent_at: now.toISOString(),
-        ip: meta.ip,
-        user_agent: meta.userAgent,
-        consent_text_version: meta.consentVersion ?? null,
-        consent_requested_at: now.toISOString(),
-        verified_at: null,
-        unsubscribed_at: null,
-      })
+      .update({ verify_token_hash: hash, verify_expires_at: expires, verify_sent_at: now.toISOString(), ...details })
       .eq('id', existing.id)
       .eq('status', existing.status);
     claim = existing.verify_sent_at
       ? claim.eq('verify_sent_at', existing.verify_sent_at)
       : claim.is('verify_sent_at', null);
+    claim = existing.unsubscribed_at
+      ? claim.eq('unsubscribed_at', existing.unsubscribed_at)
+      : claim.is('unsubscribed_at', null);
     const { data, error } = await claim.select('id');
     if (error) throw new Error(`Could not update the sign-up: ${error.message}`);
     if (data?.length !== 1) return 'recently-mailed';
-    await mailOrRelease(deps, existing.id, email, token);
+    await recordAndMail(deps, existing.id, email, token, meta);
     return 'mailed';
   }
   throw new Error('Could not store the sign-up: the address kept changing');
 }
 
-/** Verifies the address a link's token belongs to. A link used twice still lands on "verified". */
-export async function verify(token: string | null, deps: NewsletterDeps): Promise<VerifyOutcome> {
+/**
+ * Verifies the address a link's token belongs to, pending or unsubscribed: the confirmation is recorded, then
+ * the row becomes verified with the details of the request whose link it was. A link used twice still lands on
+ * "verified".
+ */
+export async function verify(token: string | null, deps: NewsletterDeps, meta: RequestMeta): Promise<VerifyOutcome> {
   if (!isTokenShaped(token)) return 'invalid';
   const now = (deps.now ?? (() => new Date()))();
-  const { data, error } = await deps.db
-    .from(TABLE)
-    .select('id, status, verify_sent_at, verify_expires_at')
-    .eq('verify_token_hash', await hashToken(token))
-    .maybeSingle();
+  const hash = await hashToken(token);
+  const { data, error } = await deps.db.from(TABLE).select(ROW_COLUMNS).eq('verify_token_hash', hash).maybeSingle();
   if (error) throw new Error(`Could not read newsletter subscribers: ${error.message}`);
   const row = data as SubscriberRow | null;
   if (!row) return 'invalid';
   if (row.status === 'verified') return 'verified';
   if (!row.verify_expires_at || Date.parse(row.verify_expires_at) <= now.getTime()) return 'expired';
+  const request = await latestRequest(deps.db, row.id);
+  await recordConsentEvent(deps.db, {
+    subscriberId: row.id,
+    kind: 'confirmed',
+    via: 'link',
+    email: row.email,
+    ...meta,
+    consentVersion: request ? request.consent_text_version : row.consent_text_version,
+  });
+  const confirmed = request
+    ? {
+        ip: request.ip,
+        user_agent: request.user_agent,
+        consent_text_version: request.consent_text_version,
+        consent_requested_at: request.created_at,
+      }
+    : {};
   const update = await deps.db
     .from(TABLE)
-    .update({ status: 'verified', verified_at: now.toISOString() })
+    .update({ status: 'verified', verified_at: now.toISOString(), unsubscribed_at: null, ...confirmed })
     .eq('id', row.id)
-    .eq('status', 'pending');
+    .eq('verify_token_hash', hash)
+    .neq('status', 'verified');
   if (update.error) throw new Error(`Could not verify the sign-up: ${update.error.message}`);
   return 'verified';
 }

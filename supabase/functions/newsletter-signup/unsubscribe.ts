@@ -4,6 +4,7 @@
 // database read (a forged link costs one HMAC, never a query).
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Env } from '../_shared/env.ts';
+import { type RequestMeta, recordConsentEvent } from './consent-events.ts';
 
 /** The path under the function that unsubscribes: /functions/v1/newsletter-signup/unsubscribe. */
 export const UNSUBSCRIBE_PATH = 'unsubscribe';
@@ -83,19 +84,56 @@ export function isUnsubscribePath(req: Request): boolean {
 /** Where an unsubscribe link leads: 'unsubscribed' (also when already so), or 'invalid' for a bad token. */
 export type UnsubscribeOutcome = 'unsubscribed' | 'invalid';
 
+export interface UnsubscribeDeps {
+  db: SupabaseClient;
+  key: UnsubscribeKey;
+  now?: () => Date;
+}
+
+/** The unsubscribe request: who sent it, and how (a click on the link, or a mail client's one-click POST). */
+export interface UnsubscribeRequest extends RequestMeta {
+  via: 'link' | 'one-click';
+}
+
+interface SubscriberState {
+  email: string;
+  status: 'pending' | 'verified' | 'unsubscribed';
+  verify_token_hash: string | null;
+  consent_text_version: string | null;
+}
+
 /**
- * Unsubscribes the subscriber `id` when `token` is theirs: status 'unsubscribed', no pending confirmation
- * link left, and the hourly mail slot freed so that subscribing again sends a confirmation at once. A row
- * already unsubscribed, or deleted since, is answered as unsubscribed too: the address gets no more mail.
+ * Unsubscribes the subscriber `id` when `token` is theirs: the withdrawal is recorded (consent-events.ts), then
+ * the row becomes 'unsubscribed' with unsubscribed_at and no confirmation link left. The hourly mail slot is not
+ * freed: no confirmation mail reaches the address within the hour after it withdrew. A row already unsubscribed
+ * with no link out, or deleted since, is answered as unsubscribed too and changes nothing.
  */
 export async function unsubscribe(
   id: string | null,
   token: string | null,
-  deps: { db: SupabaseClient; key: UnsubscribeKey; now?: () => Date },
+  request: UnsubscribeRequest,
+  deps: UnsubscribeDeps,
   table: string,
 ): Promise<UnsubscribeOutcome> {
   if (!id || !token || !(await deps.key.check(id, token))) return 'invalid';
   const now = (deps.now ?? (() => new Date()))();
+  const { data, error: readError } = await deps.db
+    .from(table)
+    .select('email, status, verify_token_hash, consent_text_version')
+    .eq('id', id)
+    .maybeSingle();
+  if (readError) throw new Error(`Could not read the subscriber: ${readError.message}`);
+  const row = data as SubscriberState | null;
+  if (!row || (row.status === 'unsubscribed' && !row.verify_token_hash)) return 'unsubscribed';
+  await recordConsentEvent(deps.db, {
+    subscriberId: id,
+    kind: 'withdrawn',
+    via: request.via,
+    email: row.email,
+    ip: request.ip,
+    userAgent: request.userAgent,
+    consentVersion: row.consent_text_version,
+  });
   const { error } = await deps.db
     .from(table)
     .update({
@@ -103,10 +141,8 @@ export async function unsubscribe(
       unsubscribed_at: now.toISOString(),
       verify_token_hash: null,
       verify_expires_at: null,
-      verify_sent_at: null,
     })
-    .eq('id', id)
-    .neq('status', 'unsubscribed');
+    .eq('id', id);
   if (error) throw new Error(`Could not unsubscribe: ${error.message}`);
   return 'unsubscribed';
 }

@@ -11,9 +11,12 @@ import {
   LIMITS,
   newsletterRules,
 } from '../../../supabase/functions/_shared/form-rules.ts';
+import { PUBLISHED_CONSENT_WORDINGS } from '../../../supabase/functions/_shared/newsletter-consent.ts';
 import { validateContact, validateNewsletter } from '../../../supabase/functions/_shared/schemas.ts';
 
 const valid = { name: 'Ann Lee', email: 'ann@example.com', subject: 'Question', message: 'Hello there' };
+/** A wording version the card may send: one the site published. */
+const consentVersion = PUBLISHED_CONSENT_WORDINGS[0]?.version;
 
 describe('checkField', () => {
   test.each([
@@ -135,8 +138,8 @@ describe('form rules and zod schemas agree', () => {
     fc.assert(
       fc.property(emailish, (email) => {
         const form = checkForm(newsletterRules, { email });
-        const server = validateNewsletter({ email });
-        if (form.ok) expect(server).toEqual({ ok: true, data: { email: form.values.email, consentVersion: null } });
+        const server = validateNewsletter({ email, consentVersion });
+        if (form.ok) expect(server).toEqual({ ok: true, data: { email: form.values.email, consentVersion } });
         else expect(server).toEqual({ ok: false, field: 'email', error: form.errors.email });
       }),
       { numRuns: 300 },
@@ -160,9 +163,10 @@ describe('newsletter payload', () => {
         clientIP: '203.0.113.9',
         userAgent: 'Mozilla/5.0',
         timestamp: '2026-11-22T10:00:00.000Z',
+        consentVersion,
         website: '',
       }),
-    ).toEqual({ ok: true, data: { email: 'Ann@Example.com', consentVersion: null } });
+    ).toEqual({ ok: true, data: { email: 'Ann@Example.com', consentVersion } });
   });
 
   test.each([
@@ -170,6 +174,10 @@ describe('newsletter payload', () => {
     [{ userAgent: 5 }, 'userAgent', 'userAgent must be text.'],
     [{ timestamp: { at: 1 } }, 'timestamp', 'timestamp must be a date string or a number.'],
   ])('a malformed %j is refused with a clear message', (extra, field, error) => {
-    expect(validateNewsletter({ email: 'ann@example.com', ...extra })).toEqual({ ok: false, field, error });
+    expect(validateNewsletter({ email: 'ann@example.com', consentVersion, ...extra })).toEqual({
+      ok: false,
+      field,
+      error,
+    });
   });
 });
