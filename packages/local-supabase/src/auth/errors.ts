@@ -7,7 +7,7 @@ export const API_VERSION_HEADER = 'X-Supabase-Api-Version';
 const API_VERSION_2024 = '2024-01-01';
 const API_VERSION_PATTERN = /^2[0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-9]|3[0-1])$/;
 
-/** An HTTP error with GoTrue's error code, e.g. 400 invalid_credentials. */
+/** An HTTP error with GoTrue's error code, e.g. 400 invalid_credentials ('' for none). */
 export class AuthError extends Error {
   status: number;
   code: string;
@@ -77,9 +77,11 @@ export function errorResponse(c: Context, err: unknown): Response {
     );
   }
   if (err instanceof AuthError) {
-    headers['x-sb-error-code'] = err.code;
-    if (v2024) return json(err.status, { code: err.code, message: err.message }, headers);
-    return json(err.status, { code: err.status, error_code: err.code, msg: err.message }, headers);
+    // An error without a code (a hook's own error) has no header and answers unknown, or unexpected_failure.
+    if (err.code) headers['x-sb-error-code'] = err.code;
+    const code = err.code || (err.status >= 500 ? 'unexpected_failure' : 'unknown');
+    if (v2024) return json(err.status, { code, message: err.message }, headers);
+    return json(err.status, { code: err.status, error_code: code, msg: err.message }, headers);
   }
 
   if (isDatabaseUnavailable(err)) {

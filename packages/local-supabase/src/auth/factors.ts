@@ -3,25 +3,16 @@
 import type { Queryable } from '../db/index.ts';
 import { FACTOR_JSON, type FactorRow } from './users.ts';
 
-/**
- * The stack's own limit (GoTrue counts nothing per factor, only requests per IP): after this many wrong
- * codes in a row a factor refuses verification for MISS_WINDOW seconds, whatever the caller's address.
- */
-export const MAX_FAILED_VERIFICATIONS = 10;
-const MISS_WINDOW = 300;
-
-/** A factor with what only the server sees: its owner, TOTP secret and the count of wrong codes. */
+/** A factor with what only the server sees: its owner, TOTP secret and the last time step it accepted. */
 export interface StoredFactor extends FactorRow {
   user_id: string;
   secret: string | null;
-  failed_attempts: number;
-  locked: boolean;
+  /** The 30-s step of the last code accepted (the stack's own column; GoTrue keeps none), or null. */
+  last_accepted_step: number | null;
 }
 
 const FACTOR_COLUMNS = `f.id::text as id, ${FACTOR_JSON} as answer, f.user_id::text as user_id, f.secret,
-  f.status::text as status, f.factor_type::text as factor_type, f.failed_attempts,
-  (f.failed_attempts >= ${MAX_FAILED_VERIFICATIONS} and f.last_failed_at > now() - interval '${MISS_WINDOW} seconds')
-    as locked`;
+  f.status::text as status, f.factor_type::text as factor_type, f.last_accepted_step`;
 
 function rowToFactor(row: Record<string, unknown>): StoredFactor {
   const answer = (typeof row.answer === 'string' ? JSON.parse(row.answer) : row.answer) as FactorRow;
@@ -29,8 +20,7 @@ function rowToFactor(row: Record<string, unknown>): StoredFactor {
     ...answer,
     user_id: String(row.user_id),
     secret: (row.secret as string | null) ?? null,
-    failed_attempts: Number(row.failed_attempts),
-    locked: Boolean(row.locked),
+    last_accepted_step: row.last_accepted_step === null ? null : Number(row.last_accepted_step),
   };
 }
 
@@ -134,23 +124,24 @@ export async function markChallengeVerified(tx: Queryable, challengeId: string):
   return Boolean(used[0]);
 }
 
-/** Counts a wrong code against the factor: misses count in a row, one after MISS_WINDOW starts again at 1. */
-export async function recordFactorMiss(db: Queryable, factorId: string): Promise<void> {
-  await db.query(
-    `update auth.mfa_factors
-        set failed_attempts = case when last_failed_at > now() - interval '${MISS_WINDOW} seconds'
-                                   then failed_attempts + 1 else 1 end,
-            last_failed_at = now()
-      where id = $1`,
-    [factorId],
+/**
+ * Records `step` as the last one the factor accepted, if it is later than the one recorded (RFC 6238 §5.2:
+ * a code is good once); false when it is not, e.g. a parallel request with the same code won.
+ */
+export async function claimTotpStep(tx: Queryable, factorId: string, step: number): Promise<boolean> {
+  const claimed = await tx.query<{ id: string }>(
+    `update auth.mfa_factors set last_accepted_step = $2
+      where id = $1 and (last_accepted_step is null or last_accepted_step < $2) returning id`,
+    [factorId, step],
   );
+  return Boolean(claimed[0]);
 }
 
-/** A good code: the factor is verified (updated_at kept if it already was) and its count of misses cleared. */
+/** A good code: the factor is verified (updated_at kept if it already was). */
 export async function markFactorVerified(tx: Queryable, factorId: string): Promise<void> {
   await tx.query(
     `update auth.mfa_factors set status = 'verified', updated_at = case when status = 'verified'
-            then updated_at else now() end, failed_attempts = 0, last_failed_at = null
+            then updated_at else now() end
       where id = $1`,
     [factorId],
   );

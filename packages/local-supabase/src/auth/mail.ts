@@ -1,14 +1,15 @@
 // Auth emails: the verify link GoTrue's template mailer builds, the templates config.toml names
-// (templates.ts), the per-address frequency limit ([auth.email] max_frequency) and the hourly email
-// budget ([auth.rate_limit] email_sent).
+// (templates.ts), the per-address frequency limit ([auth.email] max_frequency), the hourly email
+// budget ([auth.rate_limit] email_sent), and the security notifications ([auth.email.notification.*]).
 import type { Mailer } from '../mail/mailer.ts';
 import { tooManyRequests } from './errors.ts';
 import { queryEscape } from './go-url.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import type { AuthSettings } from './settings.ts';
-import { type MailKind, renderMail, type TemplateData } from './templates.ts';
+import { type MailKind, type NotificationKind, renderMail, type TemplateData } from './templates.ts';
+import type { UserRow } from './users.ts';
 
-export type { MailKind, TemplateData } from './templates.ts';
+export type { MailKind, NotificationKind, TemplateData } from './templates.ts';
 export type VerifyType = 'signup' | 'recovery' | 'magiclink' | 'invite';
 
 /** encodeRedirectURL: left as given unless it holds &, = or #. */
@@ -37,6 +38,11 @@ export function checkFrequency(settings: AuthSettings, sentAt: string | null): v
 export interface AuthMailer {
   /** `client`: the address of the request the mail is sent on (its share of the budget), if any. */
   send(kind: MailKind, to: string, data: TemplateData, client?: string | null): Promise<void>;
+  /**
+   * A security notification about `user`'s factor of `factorType`, when config.toml enables it and the user
+   * has an address. As in GoTrue it counts against the hourly budget, and a failure is logged, never answered.
+   */
+  notify(kind: NotificationKind, user: UserRow, factorType: string): Promise<void>;
 }
 
 export function authMailer(settings: AuthSettings, mailer: Mailer, limiter: RateLimiter): AuthMailer {
@@ -57,6 +63,24 @@ export function authMailer(settings: AuthSettings, mailer: Mailer, limiter: Rate
       }
       const { subject, text, html } = renderMail(settings.templates[kind], data);
       await mailer.send({ to, subject, text, html });
+    },
+    async notify(kind, user, factorType) {
+      const notification = settings.notifications[kind];
+      if (!notification.enabled || !user.email) return;
+      try {
+        if (settings.rateLimits && !limiter.allow('email_sent', settings.rateLimits.emailSent, 3600)) {
+          throw tooManyRequests('over_email_send_rate_limit', 'email rate limit exceeded');
+        }
+        const { subject, text, html } = renderMail(notification.template, {
+          SiteURL: settings.siteUrl,
+          Email: user.email,
+          FactorType: factorType,
+          Data: (user.raw_user_meta_data ?? {}) as Record<string, unknown>,
+        });
+        await mailer.send({ to: user.email, subject, text, html });
+      } catch (err) {
+        console.warn(`auth: unable to send the ${kind} notification email:`, (err as Error).message);
+      }
     },
   };
 }

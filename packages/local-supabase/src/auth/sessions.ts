@@ -132,6 +132,29 @@ interface RefreshRow {
   rt_updated_at: string;
   session_id: string | null;
   user_id: string;
+  /** The token was issued before the session's latest second-factor step. */
+  before_second_factor: boolean;
+  session_created_ms: number | null;
+  session_refreshed_ms: number | null;
+  rt_updated_ms: number;
+}
+
+/**
+ * Session.CheckValidity for [auth.sessions]: null while the session may refresh, else the answer. The last
+ * activity is refreshed_at, else the presented token's last change if later than the session's creation.
+ */
+function sessionExpiry(settings: AuthSettings, row: RefreshRow, nowMs: number): AuthError | null {
+  const { timebox, inactivityTimeout } = settings.sessions;
+  const created = Number(row.session_created_ms);
+  if (timebox > 0 && nowMs > created + timebox * 1000) {
+    return new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired');
+  }
+  const tokenTime = Number(row.rt_updated_ms);
+  const active = row.session_refreshed_ms !== null ? Number(row.session_refreshed_ms) : Math.max(tokenTime, created);
+  if (inactivityTimeout > 0 && nowMs > active + inactivityTimeout * 1000) {
+    return new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired (Inactivity)');
+  }
+  return null;
 }
 
 /** RefreshTokenGrant with v1 tokens: rotation, parent-of-active reuse, reuse interval, family revocation. */
@@ -147,7 +170,13 @@ export async function refreshTokenGrant(
   const outcome = await db.transaction(async (tx) => {
     const rows = await tx.query<RefreshRow>(
       `select rt.id::text as rt_id, rt.token, rt.revoked, rt.parent, ${ts('rt.updated_at')} as rt_updated_at,
-              s.id::text as session_id, u.id::text as user_id
+              s.id::text as session_id, u.id::text as user_id,
+              coalesce(rt.created_at < (select max(a.updated_at) from auth.mfa_amr_claims a
+                 where a.session_id = s.id and a.authentication_method in ('totp', 'mfa/phone', 'mfa/webauthn')),
+                 false) as before_second_factor,
+              (extract(epoch from s.created_at) * 1000)::float8 as session_created_ms,
+              (extract(epoch from (s.refreshed_at at time zone 'UTC')) * 1000)::float8 as session_refreshed_ms,
+              (extract(epoch from rt.updated_at) * 1000)::float8 as rt_updated_ms
          from auth.refresh_tokens rt
          join auth.users u on u.id::text = rt.user_id
          left join auth.sessions s on s.id = rt.session_id
@@ -167,9 +196,24 @@ export async function refreshTokenGrant(
       return { error: new AuthError(400, 'session_not_found', 'Invalid Refresh Token: No Valid Session Found') };
     }
     const sessionId = row.session_id;
+    const expired = sessionExpiry(settings, row, Date.now());
+    if (expired) return { error: expired };
     const now = new Date().toISOString();
 
     let issued: string | undefined;
+    if (row.before_second_factor) {
+      // A token issued before the session's code step (the aal1 token upgradeSession swapped) never yields
+      // the session's aal2 tokens, as GoTrue's v2 tokens' counter jump ensures; reuse as below.
+      if (Date.now() > Date.parse(row.rt_updated_at) + settings.refreshTokenReuseInterval * 1000) {
+        if (settings.refreshTokenRotation) {
+          await tx.query('update auth.refresh_tokens set revoked = true, updated_at = $2 where session_id = $1', [
+            sessionId,
+            now,
+          ]);
+        }
+      }
+      return { error: new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used') };
+    }
     if (row.revoked) {
       const active = await tx.query<{ token: string; parent: string | null }>(
         `select token, parent from auth.refresh_tokens
@@ -220,7 +264,8 @@ export async function refreshTokenGrant(
 /**
  * updateMFASessionAndClaims (GoTrue token.go) after a verified second factor: the method joins the session's
  * AMR claims, the session moves to aal2 tied to the factor, and the refresh token is swapped
- * (GrantRefreshTokenSwap) so the aal1 token the client held cannot be used to get aal2 tokens.
+ * (GrantRefreshTokenSwap). The claim's time marks every older token of the session: refreshTokenGrant
+ * refuses them, so the aal1 token the client held cannot be used to get aal2 tokens.
  */
 export async function upgradeSession(
   tx: Queryable,

@@ -3,7 +3,15 @@
 import type { StackConfig } from '../config.ts';
 import type { JwtKeys } from '../jwt.ts';
 import { type TomlTable, tomlTable as table } from '../project.ts';
-import { loadMailTemplates, type MailKind, type MailTemplate } from './templates.ts';
+import { type HookSettings, loadHooks } from './hooks.ts';
+import {
+  loadMailTemplates,
+  loadNotifications,
+  type MailKind,
+  type MailTemplate,
+  type Notification,
+  type NotificationKind,
+} from './templates.ts';
 
 export interface AuthSettings {
   siteUrl: string;
@@ -40,6 +48,12 @@ export interface AuthSettings {
   rateLimits: RateLimitSettings | null;
   /** [auth.email.template.*] of config.toml, read at start. */
   templates: Record<MailKind, MailTemplate>;
+  /** [auth.email.notification.*]: the factor notifications, on or off, with their templates. */
+  notifications: Record<NotificationKind, Notification>;
+  /** [auth.hook.*]: the Postgres-function hooks the stack calls. */
+  hooks: HookSettings;
+  /** [auth.sessions]: seconds a session lives (timebox) and may sit unrefreshed (inactivity_timeout); 0 is off. */
+  sessions: { timebox: number; inactivityTimeout: number };
   mfa: MfaSettings;
 }
 
@@ -112,6 +126,13 @@ export function parseDuration(value: unknown, fallback: number): number {
   return total;
 }
 
+/** A duration of [auth.sessions] in seconds (0: unset, as the CLI sends it); a negative one stops the start. */
+function sessionBound(value: unknown, key: string): number {
+  const seconds = parseDuration(value, 0);
+  if (seconds < 0) throw new Error(`config.toml [auth.sessions] ${key} must be positive when set`);
+  return seconds;
+}
+
 function num(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 }
@@ -126,6 +147,7 @@ export function loadAuthSettings(config: StackConfig, toml: TomlTable, jwtKeys: 
   const limits = table(auth.rate_limit);
   const mfa = table(auth.mfa);
   const totp = table(mfa.totp);
+  const sessions = table(auth.sessions);
   const o = config.authOverrides ?? {};
 
   const requirements = String(auth.password_requirements ?? '');
@@ -170,6 +192,12 @@ export function loadAuthSettings(config: StackConfig, toml: TomlTable, jwtKeys: 
         }
       : null,
     templates: loadMailTemplates(config.supabaseDir, toml),
+    notifications: loadNotifications(config.supabaseDir, toml),
+    hooks: loadHooks(toml),
+    sessions: {
+      timebox: sessionBound(sessions.timebox, 'timebox'),
+      inactivityTimeout: sessionBound(sessions.inactivity_timeout, 'inactivity_timeout'),
+    },
     mfa: {
       maxEnrolledFactors: num(mfa.max_enrolled_factors, 10),
       maxVerifiedFactors: 10,

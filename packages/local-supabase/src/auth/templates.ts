@@ -1,7 +1,9 @@
 // Auth mail templates from config.toml, the same files hosted Supabase gets with `supabase config push`:
 //   [auth.email.template.<kind>] subject = "...", content_path = "./supabase/templates/<kind>.html"
 // content_path is relative to the project root (the folder holding supabase/), as the CLI resolves it.
-// A `.txt` file beside the HTML is the plain-text part the local stack also sends (hosted sends HTML
+// Security notifications ([auth.email.notification.<kind>] enabled, subject, content_path) are the CLI's
+// other table: their content_path is relative to the supabase/ folder, and only enabled ones are read.
+// A `.txt` beside the HTML is the plain-text part the local stack also sends (hosted sends HTML
 // only); without one the text part is the HTML with its tags taken out.
 //
 // GoTrue fills Go templates; the local stack supports the variable forms `{{ .Name }}` and
@@ -14,6 +16,20 @@ export type MailKind = 'confirmation' | 'recovery' | 'magic_link' | 'reauthentic
 
 export const MAIL_KINDS: MailKind[] = ['confirmation', 'recovery', 'magic_link', 'reauthentication'];
 
+/** The security notifications the stack sends, by the CLI's keys (GoTrue's MFAFactor(Un)enrolledNotification). */
+export type NotificationKind = 'mfa_factor_enrolled' | 'mfa_factor_unenrolled';
+
+export const NOTIFICATION_KINDS: NotificationKind[] = ['mfa_factor_enrolled', 'mfa_factor_unenrolled'];
+
+// GoTrue's other notifications (the CLI's keys): the stack does not send them, so enabling one stops the start.
+const UNSENT_NOTIFICATIONS = [
+  'password_changed',
+  'email_changed',
+  'phone_changed',
+  'identity_linked',
+  'identity_unlinked',
+];
+
 export interface MailTemplate {
   subject: string;
   html: string;
@@ -21,6 +37,12 @@ export interface MailTemplate {
   text?: string;
   /** Where the HTML came from, for messages. */
   source: string;
+}
+
+/** A notification: sent only when `enabled` ([auth.email.notification.<kind>] enabled, off by default). */
+export interface Notification {
+  enabled: boolean;
+  template: MailTemplate;
 }
 
 export interface TemplateData {
@@ -34,15 +56,21 @@ export interface TemplateData {
   Data: Record<string, unknown>;
 }
 
-export const SUPPORTED_VARIABLES = [
-  '{{ .ConfirmationURL }}',
-  '{{ .Email }}',
-  '{{ .Token }}',
-  '{{ .TokenHash }}',
-  '{{ .SiteURL }}',
-  '{{ .RedirectTo }}',
-  '{{ .Data.<key> }}',
-];
+/** What GoTrue gives a factor notification's template (templatemailer MFAFactor(Un)enrolledNotificationMail). */
+export interface NotificationData {
+  SiteURL: string;
+  Email: string;
+  /** The factor's type: totp. */
+  FactorType: string;
+  Data: Record<string, unknown>;
+}
+
+const TEMPLATE_VARIABLES = ['ConfirmationURL', 'Email', 'Token', 'TokenHash', 'SiteURL', 'RedirectTo'];
+const NOTIFICATION_VARIABLES = ['SiteURL', 'Email', 'FactorType'];
+
+const shown = (names: string[]) => [...names.map((n) => `{{ .${n} }}`), '{{ .Data.<key> }}'];
+
+export const SUPPORTED_VARIABLES = shown(TEMPLATE_VARIABLES);
 
 // GoTrue's built-in templates (mailer/template.go), used when config.toml names none.
 const DEFAULTS: Record<MailKind, { subject: string; html: string }> = {
@@ -65,18 +93,43 @@ const DEFAULTS: Record<MailKind, { subject: string; html: string }> = {
   },
 };
 
-const ACTION = /\{\{-?\s*([\s\S]*?)\s*-?\}\}/g;
-const VARIABLE = /^\.(ConfirmationURL|Email|Token|TokenHash|SiteURL|RedirectTo)$|^\.Data\.([A-Za-z_][A-Za-z0-9_]*)$/;
+// GoTrue's built-in notification subjects and bodies (templatemailer.go).
+const NOTIFICATION_DEFAULTS: Record<NotificationKind, { subject: string; html: string }> = {
+  mfa_factor_enrolled: {
+    subject: 'A new verification method was added to your account',
+    html: "<h2>A new verification method was added</h2>\n\n<p>Sign-in verification method {{ .FactorType }} was added to your account.</p>\n<p>If you didn't make this change, contact support immediately.</p>\n",
+  },
+  mfa_factor_unenrolled: {
+    subject: 'A verification method was removed from your account',
+    html: "<h2>A verification method was removed</h2>\n\n<p>Sign-in verification method {{ .FactorType }} was removed from your account.</p>\n<p>If you didn't make this change, contact support immediately.</p>\n",
+  },
+};
 
-/** Throws, naming the file, when a template uses an action the local stack cannot fill. */
-function checkActions(source: string, text: string): void {
+const ACTION = /\{\{-?\s*([\s\S]*?)\s*-?\}\}/g;
+const VARIABLE = /^\.([A-Za-z]+)$|^\.Data\.([A-Za-z_][A-Za-z0-9_]*)$/;
+
+/** Throws, naming the file, when a template uses an action the local stack cannot fill from `names`. */
+function checkActions(source: string, text: string, names = TEMPLATE_VARIABLES): void {
   for (const m of text.matchAll(ACTION)) {
-    if (!VARIABLE.test(m[1])) {
-      throw new Error(
-        `${source}: "${m[0]}" is not supported by the local stack (it fills ${SUPPORTED_VARIABLES.join(', ')})`,
-      );
+    const v = VARIABLE.exec(m[1]);
+    if (!v || (v[1] !== undefined && !names.includes(v[1]))) {
+      throw new Error(`${source}: "${m[0]}" is not supported by the local stack (it fills ${shown(names).join(', ')})`);
     }
   }
+}
+
+/** The template file at `file` (with its .txt beside it, if any), its actions checked against `names`. */
+function readTemplate(subject: string, file: string, source: string, names: string[]): MailTemplate {
+  const textFile = file.replace(/\.html?$/i, '.txt');
+  const template: MailTemplate = {
+    subject,
+    html: readFileSync(file, 'utf8'),
+    text: textFile !== file && existsSync(textFile) ? readFileSync(textFile, 'utf8') : undefined,
+    source,
+  };
+  checkActions(source, template.html, names);
+  if (template.text !== undefined) checkActions(source.replace(/\.html?$/i, '.txt'), template.text, names);
+  return template;
 }
 
 /** The templates config.toml names, read once at start; GoTrue's defaults for kinds it leaves out. */
@@ -93,18 +146,53 @@ export function loadMailTemplates(supabaseDir: string, toml: TomlTable): Record<
       if (!existsSync(file)) {
         throw new Error(`config.toml [auth.email.template.${kind}] content_path: ${entry.content_path} does not exist`);
       }
-      const textFile = file.replace(/\.html?$/i, '.txt');
-      template = {
-        subject,
-        html: readFileSync(file, 'utf8'),
-        text: textFile !== file && existsSync(textFile) ? readFileSync(textFile, 'utf8') : undefined,
-        source: entry.content_path,
-      };
+      template = readTemplate(subject, file, entry.content_path, TEMPLATE_VARIABLES);
+    } else {
+      checkActions(template.source, template.html);
     }
     checkActions(`config.toml [auth.email.template.${kind}] subject`, template.subject);
-    checkActions(template.source, template.html);
-    if (template.text !== undefined) checkActions(template.source.replace(/\.html?$/i, '.txt'), template.text);
     out[kind] = template;
+  }
+  return out;
+}
+
+/**
+ * [auth.email.notification.<kind>] of config.toml, read at start: whether each is on, and its template
+ * (GoTrue's default where content_path is left out). content_path is relative to the supabase/ folder, as
+ * the CLI resolves it; a disabled notification's file is not read (the CLI does not read it either).
+ */
+export function loadNotifications(supabaseDir: string, toml: TomlTable): Record<NotificationKind, Notification> {
+  const configured = tomlTable(tomlTable(tomlTable(tomlTable(toml.auth).email).notification));
+  for (const name of UNSENT_NOTIFICATIONS) {
+    if (tomlTable(configured[name]).enabled === true) {
+      throw new Error(
+        `config.toml [auth.email.notification.${name}] is enabled, but the local stack sends only ` +
+          `${NOTIFICATION_KINDS.join(' and ')} notifications`,
+      );
+    }
+  }
+  const out = {} as Record<NotificationKind, Notification>;
+  for (const kind of NOTIFICATION_KINDS) {
+    const entry = tomlTable(configured[kind]);
+    const enabled = entry.enabled === true;
+    const subject = typeof entry.subject === 'string' ? entry.subject : NOTIFICATION_DEFAULTS[kind].subject;
+    let template: MailTemplate = {
+      subject,
+      html: NOTIFICATION_DEFAULTS[kind].html,
+      source: `GoTrue's default ${kind} notification`,
+    };
+    if (enabled && typeof entry.content_path === 'string' && entry.content_path !== '') {
+      const file = resolve(supabaseDir, entry.content_path);
+      if (!existsSync(file)) {
+        throw new Error(
+          `config.toml [auth.email.notification.${kind}] content_path: ${entry.content_path} does not exist ` +
+            '(it is relative to the supabase folder)',
+        );
+      }
+      template = readTemplate(subject, file, entry.content_path, NOTIFICATION_VARIABLES);
+    }
+    checkActions(`config.toml [auth.email.notification.${kind}] subject`, template.subject, NOTIFICATION_VARIABLES);
+    out[kind] = { enabled, template };
   }
   return out;
 }
@@ -112,13 +200,14 @@ export function loadMailTemplates(supabaseDir: string, toml: TomlTable): Record<
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
-function fill(source: string, data: TemplateData, encode: (s: string) => string): string {
+function fill(source: string, data: TemplateData | NotificationData, encode: (s: string) => string): string {
   // `{{- ` and ` -}}` drop the whitespace before / after the action, as in Go.
   const trimmed = source.replace(/\s*\{\{-\s/g, '{{ ').replace(/\s-\}\}\s*/g, ' }}');
+  const values = data as unknown as Record<string, unknown>;
   return trimmed.replace(ACTION, (_all, action: string) => {
     const m = VARIABLE.exec(action);
     // A missing metadata key renders empty, as html/template does.
-    const value = !m ? undefined : m[1] ? data[m[1] as keyof Omit<TemplateData, 'Data'>] : data.Data?.[m[2]];
+    const value = !m ? undefined : m[1] ? values[m[1]] : data.Data?.[m[2]];
     return value === undefined || value === null ? '' : encode(String(value));
   });
 }
@@ -143,7 +232,7 @@ function htmlToText(html: string): string {
 /** Subject, text and HTML of one mail; values are HTML-escaped in the HTML part. */
 export function renderMail(
   template: MailTemplate,
-  data: TemplateData,
+  data: TemplateData | NotificationData,
 ): { subject: string; text: string; html: string } {
   const html = fill(template.html, data, escapeHtml);
   return {

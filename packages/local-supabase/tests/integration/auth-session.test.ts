@@ -220,6 +220,59 @@ describe('reuse interval (set to 1 s for the test)', () => {
   });
 });
 
+describe('session bounds ([auth.sessions] of config.toml: timebox 168h, inactivity_timeout 72h)', () => {
+  const age = (sessionId: string, column: 'created_at' | 'refreshed_at', hours: number) =>
+    t.stack.ctx.db.query(
+      column === 'created_at'
+        ? `update auth.sessions set created_at = now() - make_interval(hours => $2) where id = $1`
+        : `update auth.sessions set refreshed_at = (now() - make_interval(hours => $2)) at time zone 'UTC'
+            where id = $1`,
+      [sessionId, hours],
+    );
+
+  test('a session older than the timebox refreshes no more; its access token works until it expires', async () => {
+    const { client, session } = await signedIn();
+    const sessionId = claimsOf(session.access_token).session_id;
+    await age(sessionId, 'created_at', 167);
+    expect((await client.auth.refreshSession()).error).toBeNull();
+    await age(sessionId, 'created_at', 169);
+    const { data } = await client.auth.getSession();
+    const late = await raw(t, '/token?grant_type=refresh_token', {
+      body: { refresh_token: data.session?.refresh_token },
+    });
+    expect(late.status).toBe(400);
+    expect(late.body).toEqual({ code: 'session_expired', message: 'Invalid Refresh Token: Session Expired' });
+    const user = await raw(t, '/user', { headers: { Authorization: `Bearer ${data.session?.access_token}` } });
+    expect(user.status).toBe(200);
+  });
+
+  test('a session not refreshed for longer than inactivity_timeout refreshes no more', async () => {
+    const { session } = await signedIn();
+    const sessionId = claimsOf(session.access_token).session_id;
+    // Never refreshed: its last activity is its refresh token's, or its creation.
+    await age(sessionId, 'created_at', 73);
+    await t.stack.ctx.db.query(
+      `update auth.refresh_tokens set updated_at = now() - interval '73 hours' where session_id = $1`,
+      [sessionId],
+    );
+    const idle = await raw(t, '/token?grant_type=refresh_token', { body: { refresh_token: session.refresh_token } });
+    expect(idle.body).toEqual({
+      code: 'session_expired',
+      message: 'Invalid Refresh Token: Session Expired (Inactivity)',
+    });
+
+    const other = await signedIn();
+    const otherId = claimsOf(other.session.access_token).session_id;
+    expect((await other.client.auth.refreshSession()).error).toBeNull();
+    await age(otherId, 'created_at', 100);
+    await age(otherId, 'refreshed_at', 71);
+    expect((await other.client.auth.refreshSession()).error).toBeNull();
+    await age(otherId, 'refreshed_at', 73);
+    const { error } = await other.client.auth.refreshSession();
+    expect(error).toMatchObject({ status: 400, code: 'session_expired' });
+  });
+});
+
 describe('GET /user', () => {
   test('getUser answers the user; without a session the client does not ask', async () => {
     const { client, user } = await signedIn({ first_name: 'Lin' });

@@ -9,6 +9,7 @@ import QRCode from 'qrcode';
 import type { Queryable } from '../../db/index.ts';
 import { AuthError, badRequest, forbidden, notFound, tooManyRequests, unprocessable } from '../errors.ts';
 import {
+  claimTotpStep,
   createChallenge,
   createTotpFactor,
   deleteChallenge,
@@ -20,12 +21,18 @@ import {
   listFactorNames,
   markChallengeVerified,
   markFactorVerified,
-  recordFactorMiss,
   type StoredFactor,
 } from '../factors.ts';
 import { requireAdmin, requireAuthentication } from '../guard.ts';
+import { mfaVerificationAttempt } from '../hooks.ts';
 import { type AuthContext, type Body, clientIp, handle, json, readBody, str } from '../request.ts';
-import { downgradeSessionsOfFactor, endSessionsBelowAal2, sessionAal, upgradeSession } from '../sessions.ts';
+import {
+  downgradeSessionsOfFactor,
+  endSessions,
+  endSessionsBelowAal2,
+  sessionAal,
+  upgradeSession,
+} from '../sessions.ts';
 import { factorJson, findUserById, isUuid, type UserRow } from '../users.ts';
 
 /** loadFactor: the factor of the URL, owned by `user`, else 404. */
@@ -173,21 +180,10 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
         throw unprocessable(`mfa_${factor.factor_type}_verify_not_enabled`, 'MFA verification is disabled');
       }
       if (!mfa.totpVerify) throw unprocessable('mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP');
-      if (factor.locked) {
-        throw tooManyRequests(
-          'over_request_rate_limit',
-          'Too many wrong codes for this factor, try again in a few minutes',
-        );
-      }
 
       // validateChallenge: the factor's challenge, from the same address, not used yet, not expired.
-      const challenge = await findChallenge(
-        ctx.db,
-        challengeId,
-        factor.id,
-        clientIp(c, ctx) ?? '',
-        mfa.challengeExpiry,
-      );
+      const ip = clientIp(c, ctx) ?? '';
+      const challenge = await findChallenge(ctx.db, challengeId, factor.id, ip, mfa.challengeExpiry);
       if (!challenge) {
         throw unprocessable('mfa_factor_not_found', 'MFA factor with the provided challenge ID not found');
       }
@@ -202,24 +198,49 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
         );
       }
 
-      // totp.ValidateCustom with Period 30, Skew 1, six digits, SHA-1.
+      // totp.ValidateCustom with Period 30, Skew 1, six digits, SHA-1; and (the stack's own rule, RFC 6238
+      // §5.2) the code's time step must be later than the last one this factor accepted: a code is good once.
+      const now = Date.now();
       const totp = new OTPAuth.TOTP({
         secret: OTPAuth.Secret.fromBase32(factor.secret ?? ''),
         algorithm: 'SHA1',
         digits: 6,
         period: 30,
       });
-      const valid = /^\d{6}$/.test(code) && totp.validate({ token: code, window: 1 }) !== null;
-      if (!valid) {
-        // Misses count in a row; a miss after the window starts the count again.
-        await recordFactorMiss(ctx.db, factor.id);
-        throw unprocessable('mfa_verification_failed', 'Invalid TOTP code entered');
-      }
+      const delta = /^\d{6}$/.test(code) ? totp.validate({ token: code, timestamp: now, window: 1 }) : null;
+      const step = delta === null ? null : Math.floor(now / 30_000) + delta;
+      const valid = step !== null && (factor.last_accepted_step === null || step > factor.last_accepted_step);
 
+      // The MFA verification attempt hook ([auth.hook.mfa_verification_attempt]) decides on every attempt.
+      const hook = settings.hooks.mfaVerificationAttempt;
+      if (hook) {
+        const output = await mfaVerificationAttempt(ctx.db, hook, {
+          userId: user.id,
+          factorId: factor.id,
+          factorType: factor.factor_type,
+          valid,
+          ip: ip || null,
+        });
+        if (output.decision === 'reject') {
+          // models.Logout: every session of the member ends.
+          await endSessions(ctx.db, user.id);
+          throw forbidden(
+            'mfa_verification_rejected',
+            output.message || 'Further MFA verification attempts will be rejected.',
+          );
+        }
+      }
+      if (!valid || step === null) throw unprocessable('mfa_verification_failed', 'Invalid TOTP code entered');
+
+      const enrolled = factor.status !== 'verified';
       const token = await ctx.db.transaction(async (tx) => {
         // challenge.Verify: a challenge is good for one accepted code; the update also settles a race.
         if (!(await markChallengeVerified(tx, challengeId))) {
           throw unprocessable('mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
+        }
+        // Two requests with one code: the first to record its step wins, the other's code is used.
+        if (!(await claimTotpStep(tx, factor.id, step))) {
+          throw unprocessable('mfa_verification_failed', 'Invalid TOTP code entered');
         }
         await markFactorVerified(tx, factor.id);
         // As in GoTrue, the answer's user is read before the other unverified factors are removed.
@@ -230,6 +251,8 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
         await deleteUnverifiedTotpFactors(tx, user.id);
         return answer;
       });
+      // The factor was just verified: the member's "factor enrolled" mail, after the change is stored.
+      if (enrolled) await ctx.mail.notify('mfa_factor_enrolled', user, factor.factor_type);
       return json(token);
     }),
   );
@@ -243,6 +266,8 @@ export function mfaRoutes(app: Hono, ctx: AuthContext) {
         throw unprocessable('insufficient_aal', 'AAL2 required to unenroll verified factor');
       }
       await ctx.db.transaction((tx) => removeFactor(tx, factor));
+      // GoTrue mails the member for any factor removed this way (not for the admin API's removal below).
+      await ctx.mail.notify('mfa_factor_unenrolled', user, factor.factor_type);
       return json({ id: factor.id });
     }),
   );

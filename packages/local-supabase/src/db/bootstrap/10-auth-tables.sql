@@ -154,9 +154,12 @@ create unique index if not exists mfa_factors_user_friendly_name_unique
   on auth.mfa_factors (friendly_name, user_id) where trim(friendly_name) <> '';
 create index if not exists factor_id_created_at_idx on auth.mfa_factors (user_id, created_at);
 create index if not exists mfa_factors_user_id_idx on auth.mfa_factors (user_id);
--- The stack's own columns (GoTrue has none): wrong codes counted per factor, which locks at 10 (see mfa.ts).
-alter table auth.mfa_factors add column if not exists failed_attempts integer not null default 0;
-alter table auth.mfa_factors add column if not exists last_failed_at timestamptz;
+-- The stack's own column (GoTrue has none): the 30-s time step of the last code the factor accepted, so a
+-- code is good once (RFC 6238 §5.2). Wrong codes are counted by the project's MFA verification hook (a
+-- migration), as on hosted; an older data folder may still hold the stack's former counter columns.
+alter table auth.mfa_factors add column if not exists last_accepted_step bigint;
+alter table auth.mfa_factors drop column if exists failed_attempts;
+alter table auth.mfa_factors drop column if exists last_failed_at;
 
 create table if not exists auth.mfa_challenges (
   id uuid primary key,
