@@ -7,12 +7,13 @@ import { type ServerType, serve } from '@hono/node-server';
 import { FunctionsClient } from '@supabase/functions-js';
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { functionEnv } from 'local-supabase';
-import { startTestStack, type TestStack } from 'local-supabase/testing';
+import { GOOD_PASSWORD, startTestStack, type TestStack, uniqueEmail } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type CaptchaVerifierServer, startCaptchaVerifier } from '../../scripts/lib/captcha-verifier.ts';
 import { CAPTCHA_MESSAGE } from '../../supabase/functions/_shared/captcha.ts';
 import { type Env, envFrom } from '../../supabase/functions/_shared/env.ts';
 import { createHandler as contactHandler } from '../../supabase/functions/send-contact-email/handler.ts';
+import { createHandler as signupHandler } from '../../supabase/functions/user-signup/handler.ts';
 
 type Handler = (req: Request) => Promise<Response>;
 
@@ -174,5 +175,74 @@ describe('send-contact-email without TURNSTILE_SECRET_KEY', () => {
     } finally {
       await fn.close();
     }
+  });
+});
+
+describe('user-signup with TURNSTILE_SECRET_KEY', () => {
+  const VISITOR = '198.51.100.31';
+  let fn: Served;
+  beforeAll(async () => {
+    fn = await serveFunction(signupHandler, withSecret(), t.config.anonKey, VISITOR);
+  });
+  afterAll(() => fn?.close());
+
+  const signup = (email: string, captchaToken?: string) => ({
+    email,
+    password: GOOD_PASSWORD,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    ...(captchaToken === undefined ? {} : { captchaToken }),
+  });
+
+  async function users(email: string) {
+    return t.stack.ctx.db.query<{ id: string }>('select id from auth.users where lower(email) = lower($1)', [email]);
+  }
+
+  /** An unconfirmed account at `email`, made directly at the auth service as anyone may. */
+  async function pendingAccount(email: string): Promise<string> {
+    const { data, error } = await t.anon().auth.signUp({ email, password: 'Stranger-pass1!' });
+    expect(error).toBeNull();
+    await t.mail.waitFor(email);
+    await t.mail.clear();
+    return data.user?.id ?? '';
+  }
+
+  test('a token the widget gave: the account is made and mailed; siteverify asked once, the auth service not again', async () => {
+    const email = uniqueEmail('captcha-signup');
+    const token = verifier.issue();
+    const { data, error } = await fn.client.invoke('user-signup', { body: signup(email, token) });
+    expect(error).toBeNull();
+    expect(data).toEqual({ message: 'Please check your email to verify your account before signing in.' });
+    expect(await users(email)).toHaveLength(1);
+    expect((await t.mail.waitFor(email)).Subject).toBe('Confirm your SignalOne account');
+    expect(verifier.calls.filter((c) => c.token === token)).toEqual([
+      { token, remoteip: VISITOR, success: true, codes: [] },
+    ]);
+  });
+
+  test.each([
+    ['no token', undefined],
+    ['a forged token', 'forged-token'],
+  ])('%s: 400 with the message; the pending account at the address stays, no new mail', async (_name, token) => {
+    const email = uniqueEmail('captcha-signup-bad');
+    const stranger = await pendingAccount(email);
+    const { error } = await fn.client.invoke('user-signup', { body: signup(email, token) });
+    expect(await failure(error)).toEqual({ status: 400, body: { error: CAPTCHA_MESSAGE, code: 'captcha_failed' } });
+    expect(await users(email)).toEqual([{ id: stranger }]);
+    expect((await t.mail.list()).filter((m) => m.To.some((to) => to.Address === email))).toEqual([]);
+  });
+
+  test('siteverify unreachable: 503, and nothing changes (the sign-up fails closed)', async () => {
+    const email = uniqueEmail('captcha-signup-down');
+    await fetch(new URL('/down', verifier.url), { method: 'POST' });
+    try {
+      const { error } = await fn.client.invoke('user-signup', { body: signup(email, verifier.issue()) });
+      const { status, body } = await failure(error);
+      expect(status).toBe(503);
+      expect(body.code).toBe('captcha_failed');
+    } finally {
+      await fetch(new URL('/up', verifier.url), { method: 'POST' });
+    }
+    expect(await users(email)).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
-// user-signup over HTTP: CORS, method, rate limit, body, honeypot, validation; the logic is in signup.ts.
+// user-signup over HTTP: CORS, method, rate limit, body, honeypot, validation, CAPTCHA; the logic is in signup.ts.
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { visitorAuthClient } from '../_shared/auth-client.ts';
+import { captchaRefusal, captchaVerifier, withCaptchaToken } from '../_shared/captcha.ts';
 import { clientIp } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
@@ -26,17 +28,42 @@ export const RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 60 * 60_000 };
 /** What a filled honeypot gets (the site's own text for it). */
 export const HONEYPOT_MESSAGE = 'Please try again later';
 
+/**
+ * The auth client for a sign-up whose CAPTCHA token this function has checked itself: the visitor's address as
+ * visitorAuthClient sends it, with the service role's key as the bearer, which the auth service takes as an
+ * admin's call and so does not ask for a token again (GoTrue's verifyCaptcha skips admin callers; a token is
+ * good for one check only). Only the sign-up itself goes through it.
+ */
+function checkedSignupClient(env: Env, ip: string): SupabaseClient {
+  return createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_ANON_KEY'), {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, flowType: 'implicit' },
+    global: {
+      headers: {
+        Authorization: `Bearer ${requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY')}`,
+        ...(ip === 'unknown' ? {} : { 'X-Forwarded-For': ip }),
+      },
+    },
+  });
+}
+
 export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
   // Fails closed: each sign-up mails an address the caller chooses and spends the project's mail budget, so a
   // caller able to make the database slow must not switch the limit off; a real visitor refused (503, Retry-After)
   // tries again a minute later.
   const limiter = functionRateLimiter(env, 'user-signup', RATE_LIMIT, 'closed');
   const pending = pendingAccounts(env);
-  const deps = (ip: string): SignupDeps => ({
-    auth: visitorAuthClient(env, ip),
+  // TURNSTILE_SECRET_KEY set: a sign-up's token is checked here, before an unconfirmed account at the address
+  // is removed, so a request without a good token changes nothing. Without it, the token goes on to the auth
+  // service as it is ([auth.captcha]), and so does a resend's (which changes nothing before that check).
+  const captcha = captchaVerifier(env);
+  const deps = (ip: string, checked = false): SignupDeps => ({
+    auth: checked ? checkedSignupClient(env, ip) : visitorAuthClient(env, ip),
     emailRedirectTo: confirmationRedirect(requireEnv(env, 'SITE_URL')),
     pending,
   });
+
+  const failed = (result: { status: number; error: string; code?: string }) =>
+    errorResponse(result.status, result.error, result.code ? { code: result.code } : {});
 
   return async function handler(req: Request): Promise<Response> {
     if (req.method === 'OPTIONS') return options();
@@ -49,12 +76,13 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       const post = await readFormPost(req, ip, {
         limiter,
         honeypot: () => json({ message: RESEND_MESSAGE }),
-        validate: validateResend,
+        validate: withCaptchaToken(validateResend),
       });
       if (!post.ok) return post.response;
       try {
-        const result = await resendConfirmation(post.input.email, deps(ip));
-        return result.ok ? json({ message: result.message }) : errorResponse(result.status, result.error);
+        const { fields, captchaToken } = post.input;
+        const result = await resendConfirmation(fields.email, deps(ip), captchaToken);
+        return result.ok ? json({ message: result.message }) : failed(result);
       } catch (err) {
         console.error('user-signup: resend:', err instanceof Error ? err.message : err);
         return errorResponse(500, FAILURE_MESSAGE);
@@ -64,13 +92,17 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     const post = await readFormPost(req, ip, {
       limiter,
       honeypot: () => errorResponse(400, HONEYPOT_MESSAGE),
-      validate: validateSignup,
+      validate: withCaptchaToken(validateSignup),
     });
     if (!post.ok) return post.response;
+    const { fields, captchaToken } = post.input;
+    // Closed when Turnstile cannot be asked, as the limit: a sign-up mails an address the caller chooses.
+    const refused = captchaRefusal(await captcha.check(captchaToken, ip), 'user-signup', 'closed');
+    if (refused) return refused;
 
     try {
-      const result = await signUpUser(post.input, deps(ip));
-      return result.ok ? json({ message: result.message }) : errorResponse(result.status, result.error);
+      const result = await signUpUser(fields, deps(ip, captcha.enabled), captcha.enabled ? undefined : captchaToken);
+      return result.ok ? json({ message: result.message }) : failed(result);
     } catch (err) {
       console.error('user-signup:', err instanceof Error ? err.message : err);
       return errorResponse(500, FAILURE_MESSAGE);

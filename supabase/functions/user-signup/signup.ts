@@ -1,6 +1,7 @@
 // user-signup's logic: the auth service creates the user and sends the confirmation mail itself, so on
 // hosted Supabase the mail uses the project's SMTP settings and its "Confirm signup" template.
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { CAPTCHA_FAILED_CODE, CAPTCHA_MESSAGE } from '../_shared/captcha.ts';
 import type { SignupInput } from '../_shared/schemas.ts';
 import type { PendingAccounts } from './pending.ts';
 
@@ -32,7 +33,10 @@ export interface SignupDeps {
   pending: PendingAccounts;
 }
 
-export type SignupResult = { ok: true; message: string } | { ok: false; status: number; error: string };
+export type SignupResult = { ok: true; message: string } | { ok: false; status: number; error: string; code?: string };
+
+/** The auth service refused the request's CAPTCHA token ([auth.captcha]): the visitor tries again. */
+const captchaRefused: SignupResult = { ok: false, status: 400, error: CAPTCHA_MESSAGE, code: CAPTCHA_FAILED_CODE };
 
 export function confirmationRedirect(siteUrl: string): string {
   return `${siteUrl.replace(/\/+$/, '')}/newsletter-verified?type=user`;
@@ -46,8 +50,10 @@ export function confirmationRedirect(siteUrl: string): string {
  *
  * An address that exists unconfirmed is signed up afresh: the earlier, unproven registration is removed
  * first (see pending.ts), with its password, names and links.
+ *
+ * `captchaToken` is passed on for the auth service to check when this function did not check it itself.
  */
-export async function signUpUser(input: SignupInput, deps: SignupDeps): Promise<SignupResult> {
+export async function signUpUser(input: SignupInput, deps: SignupDeps, captchaToken?: string): Promise<SignupResult> {
   // An unconfirmed account at this address was made by someone who never proved owning it (maybe a
   // stranger, directly at the auth service): it goes, so that the password confirmed by the newest link
   // is this sign-up's. A confirmed account is left alone and answered below.
@@ -58,9 +64,11 @@ export async function signUpUser(input: SignupInput, deps: SignupDeps): Promise<
     options: {
       emailRedirectTo: deps.emailRedirectTo,
       data: { first_name: input.firstName, last_name: input.lastName },
+      captchaToken,
     },
   });
   if (error) {
+    if (error.code === CAPTCHA_FAILED_CODE) return captchaRefused;
     if (error.code === 'user_already_exists' || error.code === 'email_exists' || /already/i.test(error.message)) {
       return { ok: false, status: 409, error: EXISTS_MESSAGE };
     }
@@ -83,12 +91,17 @@ export async function signUpUser(input: SignupInput, deps: SignupDeps): Promise<
  * "For security purposes, you can only request this after N seconds", would tell that the address has an
  * account waiting; the mail it refers to went out less than a minute ago, so it gets the usual answer.
  */
-export async function resendConfirmation(email: string, deps: SignupDeps): Promise<SignupResult> {
+export async function resendConfirmation(
+  email: string,
+  deps: SignupDeps,
+  captchaToken?: string,
+): Promise<SignupResult> {
   const { error } = await deps.auth.auth.resend({
     type: 'signup',
     email,
-    options: { emailRedirectTo: deps.emailRedirectTo },
+    options: { emailRedirectTo: deps.emailRedirectTo, captchaToken },
   });
+  if (error?.code === CAPTCHA_FAILED_CODE) return captchaRefused;
   if (!error || /^For security purposes/.test(error.message)) return { ok: true, message: RESEND_MESSAGE };
   if (error.status === 429) return { ok: false, status: 429, error: RESEND_BUSY_MESSAGE };
   console.error('user-signup: resend: auth service:', error.status, error.message);
