@@ -1,6 +1,7 @@
 // The /auth page's rules as plain functions: which mode a URL asks for, and what each form says about its
 // input before anything is sent. No DOM, no network: the island (src/islands/Auth.tsx) adapts them.
 import { passwordMeetsRules } from '../../supabase/functions/_shared/password.ts';
+import { CAPTCHA_MESSAGE, isCaptchaRefusal } from './captcha.ts';
 
 /** Every label the island reads from content/labels/auth.md; the page fails to build when one is missing. */
 export const AUTH_LABEL_KEYS = [
@@ -232,6 +233,8 @@ export function resetRequestFailure(serverText: string | undefined): Problem {
 
 /** The toast for a failed sign-in: invalid credentials get their own words, anything else the service's. */
 export function signInFailure(err: { code?: string; message?: string }): Problem {
+  // The auth service's own words ("captcha protection: request disallowed (…)") say nothing to a person.
+  if (isCaptchaRefusal(err)) return { title: 'signInFailedTitle', text: CAPTCHA_MESSAGE };
   if (err.code === 'invalid_credentials' || /invalid login credentials/i.test(err.message ?? ''))
     return { title: 'invalidCredentialsTitle', description: 'invalidCredentialsDescription' };
   if (isNotConfirmed(err)) return { title: 'notConfirmedTitle', description: 'notConfirmedDescription' };

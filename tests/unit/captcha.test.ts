@@ -1,6 +1,7 @@
 // The site's side of the CAPTCHA without a browser: the build's site key, the pages' CSP with and without it,
 // where a token goes, and how the widget's single-use tokens reach the forms.
 import { describe, expect, test } from 'vitest';
+import { signInFailure } from '../../src/lib/auth-forms.ts';
 import {
   bodyWithCaptcha,
   CAPTCHA_MESSAGE,
@@ -65,6 +66,15 @@ describe('where the token goes', () => {
     expect(isCaptchaRefusal({ code: 'invalid_credentials' })).toBe(false);
     expect(isCaptchaRefusal(null)).toBe(false);
     expect(CAPTCHA_MESSAGE).toBe('The security check did not pass. Please try again.');
+  });
+
+  test('a sign-in the auth service refused for its CAPTCHA says so in words, not in its own', () => {
+    expect(
+      signInFailure({
+        code: 'captcha_failed',
+        message: 'captcha protection: request disallowed (invalid-input-response)',
+      }),
+    ).toEqual({ title: 'signInFailedTitle', text: CAPTCHA_MESSAGE });
   });
 });
 

@@ -16,6 +16,7 @@ import { requestReset, resendConfirmation } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
 import { confirmAccount } from './confirm-account.ts';
 import OneTimeCodeField from './OneTimeCodeField.tsx';
+import { useCaptcha } from './use-captcha.ts';
 
 /** A password this page already has for an address: typed at sign-up, or at a sign-in it refused as unconfirmed. */
 export interface KnownPassword {
@@ -63,6 +64,8 @@ export default function AuthCode({
   const emailRef = useRef<HTMLInputElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
   const recover = step === 'recover';
+  // Only asking for a new mail needs a token: the auth service does not check one on the code itself.
+  const captcha = useCaptcha(recover ? 'reset-code' : 'confirm-code');
 
   // The step replaces the form that was in use: focus moves to the field to fill next.
   useEffect(() => {
@@ -138,14 +141,15 @@ export default function AuthCode({
       return;
     }
     setBusy('send');
-    if (recover) await requestReset(labels, address);
-    else await resendConfirmation(labels, address);
+    const captchaToken = await captcha.token();
+    if (recover) await requestReset(labels, address, captchaToken);
+    else await resendConfirmation(labels, address, captchaToken);
     setBusy(null);
   }
 
   const heading = recover ? labels.recoverHeading : labels.codeHeading;
   return (
-    <form onSubmit={onSubmit} className="space-y-4" aria-labelledby="code-heading">
+    <form ref={captcha.formRef} onSubmit={onSubmit} className="space-y-4" aria-labelledby="code-heading">
       <div>
         <h2 id="code-heading" className="text-xl font-semibold text-white">
           {heading}
@@ -172,6 +176,7 @@ export default function AuthCode({
         value={code}
         onChange={setCode}
       />
+      {captcha.slot}
       <Button type="submit" className="w-full" disabled={busy !== null}>
         {busy === 'verify' ? labels.confirming : recover ? labels.confirmRecoverCode : labels.confirmCode}
       </Button>

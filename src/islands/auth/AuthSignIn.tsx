@@ -7,6 +7,7 @@ import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
 import { requestReset } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
+import { useCaptcha } from './use-captcha.ts';
 
 interface Props {
   labels: AuthLabels;
@@ -28,12 +29,20 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState<'signin' | 'reset' | null>(null);
+  // Sign-in and the reset mail each send a token of their own (the auth service checks the first, the
+  // password-reset function passes the second on to it).
+  const captcha = useCaptcha('sign-in');
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setBusy('signin');
     try {
-      const { error } = await supabase().auth.signInWithPassword({ email: email.trim(), password });
+      const captchaToken = await captcha.token();
+      const { error } = await supabase().auth.signInWithPassword({
+        email: email.trim(),
+        password,
+        options: { captchaToken },
+      });
       if (error) {
         problemToast(labels, signInFailure(error));
         setBusy(null);
@@ -63,13 +72,13 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
       return;
     }
     setBusy('reset');
-    const sent = await requestReset(labels, address);
+    const sent = await requestReset(labels, address, await captcha.token());
     setBusy(null);
     if (sent) onCodeStep('recover', address);
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4">
+    <form ref={captcha.formRef} onSubmit={onSubmit} className="space-y-4">
       <Field
         id="signin-email"
         label={labels.email}
@@ -90,6 +99,7 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
         value={password}
         onChange={(e) => setPassword(e.target.value)}
       />
+      {captcha.slot}
       <Button type="submit" className="w-full" disabled={busy !== null}>
         {busy === 'signin' ? labels.signingIn : labels.signIn}
       </Button>

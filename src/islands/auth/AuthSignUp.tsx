@@ -3,10 +3,12 @@ import { passwordMeetsRules } from '../../../supabase/functions/_shared/password
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
 import { type AuthLabels, type SignUpFields, signUpFailure, signUpProblem } from '../../lib/auth-forms.ts';
+import { bodyWithCaptcha } from '../../lib/captcha.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
 import { functionErrorText, problemToast } from './auth-toast.ts';
 import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordChecklist.tsx';
+import { useCaptcha } from './use-captcha.ts';
 
 interface Props {
   labels: AuthLabels;
@@ -22,6 +24,8 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
   const [fields, setFields] = useState<SignUpFields>(empty);
   const [showRules, setShowRules] = useState(false);
   const [busy, setBusy] = useState(false);
+  // user-signup checks the token itself before anything changes.
+  const captcha = useCaptcha('sign-up');
   const set = (key: keyof SignUpFields) => (e: { target: { value: string } }) =>
     setFields((f) => ({ ...f, [key]: e.target.value }));
 
@@ -35,12 +39,15 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
     setBusy(true);
     try {
       const { data, error } = await supabase().functions.invoke('user-signup', {
-        body: {
-          email: fields.email.trim(),
-          password: fields.password,
-          firstName: fields.firstName.trim(),
-          lastName: fields.lastName.trim(),
-        },
+        body: bodyWithCaptcha(
+          {
+            email: fields.email.trim(),
+            password: fields.password,
+            firstName: fields.firstName.trim(),
+            lastName: fields.lastName.trim(),
+          },
+          await captcha.token(),
+        ),
       });
       if (error) {
         // A 4xx/5xx answer carries the function's text; no answer at all is unexpected.
@@ -64,7 +71,7 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4">
+    <form ref={captcha.formRef} onSubmit={onSubmit} className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
           id="signup-first-name"
@@ -125,6 +132,7 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
           onChange={set('website')}
         />
       </div>
+      {captcha.slot}
       <Button type="submit" className="w-full" disabled={busy || !passwordMeetsRules(fields.password)}>
         {busy ? labels.creating : labels.signUp}
       </Button>

@@ -1,7 +1,9 @@
 // The two mails the /auth page asks for again: a sign-up's confirmation and a password reset, each through its
 // function (user-signup/resend, password-reset), which apply the sign-up's and the reset's per-address limits.
-// Each shows its own toast and says whether a mail went out.
+// Each shows its own toast and says whether a mail went out. `captchaToken` is the form's CAPTCHA token, which
+// the function passes on to the auth service.
 import { type AuthLabels, resendOutcome, resetRequestFailure } from '../../lib/auth-forms.ts';
+import { bodyWithCaptcha } from '../../lib/captcha.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
 import { functionErrorText, problemToast } from './auth-toast.ts';
@@ -11,9 +13,11 @@ import { functionErrorText, problemToast } from './auth-toast.ts';
  * one waiting to be confirmed, and so does the toast; only its 429 (too many requests from this address, or
  * the project's mail budget spent) asks the member to wait.
  */
-export async function resendConfirmation(labels: AuthLabels, email: string): Promise<void> {
+export async function resendConfirmation(labels: AuthLabels, email: string, captchaToken?: string): Promise<void> {
   try {
-    const { error } = await supabase().functions.invoke('user-signup/resend', { body: { email } });
+    const { error } = await supabase().functions.invoke('user-signup/resend', {
+      body: bodyWithCaptcha({ email }, captchaToken),
+    });
     const failure = error
       ? { status: (error.context as Response | undefined)?.status, message: await functionErrorText(error) }
       : null;
@@ -25,10 +29,10 @@ export async function resendConfirmation(labels: AuthLabels, email: string): Pro
 }
 
 /** A password reset mail through the password-reset function; true when it accepted the request. */
-export async function requestReset(labels: AuthLabels, email: string): Promise<boolean> {
+export async function requestReset(labels: AuthLabels, email: string, captchaToken?: string): Promise<boolean> {
   try {
     const { error } = await supabase().functions.invoke('password-reset', {
-      body: { email, redirectTo: `${location.origin}/auth?tab=reset` },
+      body: bodyWithCaptcha({ email, redirectTo: `${location.origin}/auth?tab=reset` }, captchaToken),
     });
     if (error) {
       problemToast(labels, resetRequestFailure(await functionErrorText(error)));
