@@ -19,6 +19,7 @@ import { Worker } from 'node:worker_threads';
 import { createClient } from '@supabase/supabase-js';
 import { loadConfig, startStack } from 'local-supabase';
 import { freePort } from 'local-supabase/testing';
+import { PUBLISHED_CONSENT_WORDINGS } from '../supabase/functions/_shared/newsletter-consent.ts';
 import type { HttpJob, LoadResult, ProfileJob } from './lib/bench-load.ts';
 import { startFeedServer } from './lib/feed-server.ts';
 
@@ -130,7 +131,10 @@ async function benchFunctions(member: { email: string }) {
       subject: 'Benchmark',
       message: 'A message sent by npm run bench.',
     },
-    'newsletter-signup': { email: `bench-news-{n}-${run}@example.com` },
+    'newsletter-signup': {
+      email: `bench-news-{n}-${run}@example.com`,
+      consentVersion: PUBLISHED_CONSENT_WORDINGS.at(-1)?.version,
+    },
     'user-signup': {
       email: `bench-signup-{n}-${run}@example.com`,
       password: 'Bench-passw0rd!',
