@@ -288,3 +288,42 @@ test('a password-only session of a member with two-factor gets the code step, al
   });
   expect(changed.status).toBe(200);
 });
+
+test('Delete my account with two-factor on asks for a code too: a wrong one keeps the account, the right one deletes it', async ({
+  page,
+}) => {
+  const email = await createMember();
+  const { secret, session } = await enrollWithSession(email);
+  await page.goto('/about-us');
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_KEY, JSON.stringify(session)]);
+  await page.goto('/settings');
+  await page.getByRole('button', { name: settings('deleteOpen') }).click();
+  const dialog = page.getByRole('dialog', { name: settings('deleteDialogTitle') });
+  const code = dialog.getByLabel(settings('deleteCode'));
+  await expect(code).toBeVisible();
+  await expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+  await expect(code).toHaveAttribute('inputmode', 'numeric');
+  expect(await axeViolations(page)).toEqual([]);
+
+  // The right password with a wrong code: said under the code field, and the account stays.
+  await dialog.getByLabel(settings('deletePassword')).fill(PASSWORD);
+  await code.fill(wrongCode(secret));
+  await dialog.getByRole('button', { name: settings('deleteConfirm') }).click();
+  const codeError = dialog.locator('#delete-account-code-error');
+  await expect(codeError).toHaveText('The code is incorrect or has expired. Your account was not deleted.');
+  await expect(codeError).toHaveRole('alert');
+  await expect(code).toHaveAttribute('aria-invalid', 'true');
+  await expect(code).toBeFocused();
+  expect(await axeViolations(page)).toEqual([]);
+  const kept = await fetch(`${API}/auth/v1/admin/users/${userIds.get(email)}`, { headers: service });
+  expect(kept.status).toBe(200);
+
+  // The password and a current code: deleted, signed out, on / with the toast.
+  await code.fill(await appCode(secret));
+  await dialog.getByRole('button', { name: settings('deleteConfirm') }).click();
+  await expect(page).toHaveURL((url) => url.pathname === '/');
+  await expect(page.getByText(settings('deletedTitle'), { exact: true })).toBeVisible();
+  expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
+  const gone = await fetch(`${API}/auth/v1/admin/users/${userIds.get(email)}`, { headers: service });
+  expect(gone.status).toBe(404);
+});
