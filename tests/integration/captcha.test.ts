@@ -10,10 +10,13 @@ import { functionEnv } from 'local-supabase';
 import { GOOD_PASSWORD, startTestStack, type TestStack, uniqueEmail } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type CaptchaVerifierServer, startCaptchaVerifier } from '../../scripts/lib/captcha-verifier.ts';
+import { consentVersion } from '../../src/lib/consent-version.ts';
 import { CAPTCHA_MESSAGE } from '../../supabase/functions/_shared/captcha.ts';
 import { type Env, envFrom } from '../../supabase/functions/_shared/env.ts';
+import { createHandler as newsletterHandler } from '../../supabase/functions/newsletter-signup/handler.ts';
 import { createHandler as contactHandler } from '../../supabase/functions/send-contact-email/handler.ts';
 import { createHandler as signupHandler } from '../../supabase/functions/user-signup/handler.ts';
+import { labels } from '../content.ts';
 
 type Handler = (req: Request) => Promise<Response>;
 
@@ -244,5 +247,68 @@ describe('user-signup with TURNSTILE_SECRET_KEY', () => {
       await fetch(new URL('/up', verifier.url), { method: 'POST' });
     }
     expect(await users(email)).toEqual([]);
+  });
+});
+
+describe('newsletter-signup with TURNSTILE_SECRET_KEY', () => {
+  const VISITOR = '198.51.100.41';
+  const card = labels('newsletter');
+  const CONSENT = consentVersion([card('intro'), card('consent')]);
+  let fn: Served;
+  beforeAll(async () => {
+    fn = await serveFunction(newsletterHandler, withSecret(), t.config.anonKey, VISITOR);
+  });
+  afterAll(() => fn?.close());
+
+  const reader = () => `captcha-reader-${randomUUID().slice(0, 8)}@example.com`;
+  const body = (email: string, captchaToken?: string) => ({
+    email,
+    consentVersion: CONSENT,
+    ...(captchaToken === undefined ? {} : { captchaToken }),
+  });
+
+  async function rows(email: string) {
+    const { data, error } = await t.admin().from('newsletter_subscribers').select('status').ilike('email', email);
+    expect(error).toBeNull();
+    return data;
+  }
+
+  const mailTo = async (email: string) =>
+    (await t.mail.list()).filter((m) => m.To.some((to) => to.Address.toLowerCase() === email));
+
+  test('a token the widget gave: a pending sign-up and its confirmation mail', async () => {
+    const email = reader();
+    const token = verifier.issue();
+    const { data, error } = await fn.client.invoke('newsletter-signup', { body: body(email, token) });
+    expect(error).toBeNull();
+    expect(data).toEqual({ success: true });
+    expect(await rows(email)).toEqual([{ status: 'pending' }]);
+    await t.mail.waitFor(email);
+    expect(verifier.calls.filter((c) => c.token === token)).toEqual([
+      { token, remoteip: VISITOR, success: true, codes: [] },
+    ]);
+  });
+
+  test.each([
+    ['no token', undefined],
+    ['a forged token', 'forged-token'],
+  ])('%s: 400 with the message, no row, no mail', async (_name, token) => {
+    const email = reader();
+    const { error } = await fn.client.invoke('newsletter-signup', { body: body(email, token) });
+    expect(await failure(error)).toEqual({ status: 400, body: { error: CAPTCHA_MESSAGE, code: 'captcha_failed' } });
+    expect(await rows(email)).toEqual([]);
+    expect(await mailTo(email)).toEqual([]);
+  });
+
+  test('siteverify unreachable: 503, no row (the sign-up fails closed)', async () => {
+    const email = reader();
+    await fetch(new URL('/down', verifier.url), { method: 'POST' });
+    try {
+      const { error } = await fn.client.invoke('newsletter-signup', { body: body(email, verifier.issue()) });
+      expect((await failure(error)).status).toBe(503);
+    } finally {
+      await fetch(new URL('/up', verifier.url), { method: 'POST' });
+    }
+    expect(await rows(email)).toEqual([]);
   });
 });

@@ -1,9 +1,12 @@
 // The custom element behind the site's two plain forms (newsletter card, contact form): it takes the form's
 // submit, keeps a second one out while a request runs, answers a filled honeypot without sending anything,
-// and gives the subclass `call` (the function over plain fetch, the button busy meanwhile) and the answers
-// both forms give. The subclass checks its own fields and says what its function's answers mean.
+// and gives the subclass `call` (the function over plain fetch with the form's CAPTCHA token, the button busy
+// meanwhile) and the answers both forms give. The subclass checks its own fields and says what its function's
+// answers mean.
 import { honeypotFilled } from '../../../supabase/functions/_shared/form-rules.ts';
+import { bodyWithCaptcha, CAPTCHA_MESSAGE, isCaptchaRefusal } from '../../lib/captcha.ts';
 import { toast } from '../../stores/toasts.ts';
+import { armCaptcha, CAPTCHA_SITE_KEY, type CaptchaWidget } from '../captcha/captcha-widget.ts';
 import { callFunction, clearErrorsOnInput, type FunctionAnswer, setBusy, showFieldErrors } from './form-client.ts';
 
 /**
@@ -20,12 +23,20 @@ export type HoneypotAnswer = 'success' | 'try-later';
 export abstract class FunctionForm extends HTMLElement {
   protected abstract readonly honeypotAnswer: HoneypotAnswer;
   protected form!: HTMLFormElement;
+  private captcha: CaptchaWidget | undefined;
 
   connectedCallback() {
     const form = this.querySelector('form');
     if (!form) return;
     this.form = form;
     clearErrorsOnInput(form);
+    // Built with a site key: the widget's place at the end of the form, filled on the form's first use.
+    if (CAPTCHA_SITE_KEY) {
+      const slot = document.createElement('div');
+      slot.dataset.captcha = this.localName;
+      form.append(slot);
+      this.captcha = armCaptcha(form, slot, this.localName);
+    }
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.onSubmit();
@@ -47,12 +58,20 @@ export abstract class FunctionForm extends HTMLElement {
   /** Checks the fields of `data` and, when they pass, sends them with `call`. */
   protected abstract send(data: FormData): Promise<void>;
 
-  /** POSTs `payload` to the function, the submit button busy meanwhile. */
+  /** POSTs `payload` to the function with the form's CAPTCHA token, the submit button busy meanwhile. */
   protected async call(name: string, payload: Record<string, unknown>): Promise<FunctionAnswer> {
     setBusy(this.form, true);
-    const answer = await callFunction(name, payload);
+    const token = await this.captcha?.token();
+    const answer = await callFunction(name, bodyWithCaptcha(payload, token));
     setBusy(this.form, false);
     return answer;
+  }
+
+  /** The function refused the CAPTCHA token: the error toast says so (the fields keep what was typed). */
+  protected captchaRefused(answer: FunctionAnswer): boolean {
+    if (!isCaptchaRefusal(answer.body)) return false;
+    this.failed(typeof answer.body.error === 'string' ? answer.body.error : CAPTCHA_MESSAGE);
+    return true;
   }
 
   /** The form was taken: it empties, and the success toast says what happens next. */

@@ -6,6 +6,7 @@
 // with the request's IP address and user agent. The logic is in newsletter.ts, unsubscribe.ts and
 // consent-events.ts.
 import { createClient } from '@supabase/supabase-js';
+import { captchaRefusal, captchaVerifier, withCaptchaToken } from '../_shared/captcha.ts';
 import { clientIp, userAgent } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
@@ -73,6 +74,8 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
   // mails nothing, the token is the gate, and a reader whose click was refused might not click again.
   const signups = functionRateLimiter(env, 'newsletter-signup', RATE_LIMIT, 'closed');
   const verifications = functionRateLimiter(env, 'newsletter-verify', VERIFY_RATE_LIMIT, 'open');
+  // TURNSTILE_SECRET_KEY set: a sign-up needs a good token from the card's widget. The links in mail need none.
+  const captcha = captchaVerifier(env);
   let deps: NewsletterDeps | undefined;
   // The key is made once per isolate; a failure (no secret) is not kept, so a later request tries again.
   let key: Promise<UnsubscribeKey> | undefined;
@@ -101,13 +104,17 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       limiter: signups,
       // A robot filled the hidden field: answer as an accepted sign-up would, keep nothing, mail nothing.
       honeypot: () => json(ACCEPTED),
-      validate: validateNewsletter,
+      validate: withCaptchaToken(validateNewsletter),
     });
     if (!post.ok) return post.response;
+    const { fields, captchaToken } = post.input;
+    // Closed when Turnstile cannot be asked, as the limit: a sign-up mails an address the caller chooses.
+    const refused = captchaRefusal(await captcha.check(captchaToken, ip), FUNCTION_NAME, 'closed');
+    if (refused) return refused;
 
     try {
-      const meta = { ...requestMeta(req, ip), consentVersion: post.input.consentVersion };
-      await subscribe(post.input.email, meta, getDeps());
+      const meta = { ...requestMeta(req, ip), consentVersion: fields.consentVersion };
+      await subscribe(fields.email, meta, getDeps());
       return json(ACCEPTED);
     } catch (err) {
       console.error('newsletter-signup:', err instanceof Error ? err.message : err);
