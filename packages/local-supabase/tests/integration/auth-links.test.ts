@@ -1,5 +1,6 @@
 // Email round trips (WIRE.md §9-§11): the mail, its /verify link, the 303 Location and the session the
-// client builds from it; PKCE code exchange; expired and spent links; verifyOtp with a token hash.
+// client builds from it; PKCE code exchange; expired and spent links; verifyOtp with a token hash. The sign-up
+// mail links to the site's /auth page, so GET /verify is reached there through GoTrue's own link for its token hash.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   confirmedUser,
@@ -12,6 +13,7 @@ import {
   uniqueEmail,
   verifyLink,
 } from '../../testing/auth-helpers.ts';
+import { confirmationTokenHash, confirmPageLink, signupVerifyLink } from '../../testing/confirmation-link.ts';
 import { startTestStack, type TestStack } from '../../testing/stack.ts';
 
 let t: TestStack;
@@ -27,7 +29,7 @@ describe('sign-up confirmation link', () => {
     const email = uniqueEmail('confirm');
     const redirect = 'http://127.0.0.1:4321/newsletter-verified?type=user';
     await t.anon().auth.signUp({ email, password: GOOD_PASSWORD, options: { emailRedirectTo: redirect } });
-    const link = verifyLink(await t.mail.waitFor(email));
+    const link = signupVerifyLink(t, await t.mail.waitFor(email), redirect);
     const { status, location } = await openLink(link);
     expect(status).toBe(303);
     expect(location.startsWith(`${redirect}#access_token=`)).toBe(true);
@@ -61,7 +63,7 @@ describe('sign-up confirmation link', () => {
   test('a link works once: the second click lands on the otp_expired error fragment', async () => {
     const email = uniqueEmail('once');
     await t.anon().auth.signUp({ email, password: GOOD_PASSWORD });
-    const link = verifyLink(await t.mail.waitFor(email));
+    const link = signupVerifyLink(t, await t.mail.waitFor(email));
     expect((await openLink(link)).status).toBe(303);
     const { status, location } = await openLink(link);
     expect(status).toBe(303);
@@ -73,7 +75,7 @@ describe('sign-up confirmation link', () => {
   test('a link older than otp_expiry is refused and the user stays unconfirmed', async () => {
     const email = uniqueEmail('old');
     const { data } = await t.anon().auth.signUp({ email, password: GOOD_PASSWORD });
-    const link = verifyLink(await t.mail.waitFor(email));
+    const link = signupVerifyLink(t, await t.mail.waitFor(email));
     await t.stack.ctx.db.query(
       `update auth.users set confirmation_sent_at = now() - interval '3601 seconds' where id = $1`,
       [data.user!.id],
@@ -99,16 +101,21 @@ describe('sign-up confirmation link', () => {
   test('resend type signup mails a fresh link', async () => {
     const email = uniqueEmail('resend');
     await t.anon().auth.signUp({ email, password: GOOD_PASSWORD });
-    await t.mail.waitFor(email);
+    const first = await t.mail.waitFor(email);
     const { error } = await t
       .anon()
       .auth.resend({ type: 'signup', email, options: { emailRedirectTo: 'http://127.0.0.1:4321/x' } });
     expect(error).toBeNull();
     const mails = (await t.mail.list()).filter((m) => m.To.some((a) => a.Address === email));
     expect(mails).toHaveLength(2);
-    const link = verifyLink(await t.mail.get(mails[0].ID));
-    expect(new URL(link).searchParams.get('redirect_to')).toBe('http://127.0.0.1:4321/x');
-    expect(fragment((await openLink(link)).location).type).toBe('signup');
+    const fresh = await t.mail.get(mails[0].ID);
+    expect(confirmPageLink(fresh).searchParams.get('type')).toBe('signup');
+    expect(confirmationTokenHash(fresh)).not.toBe(confirmationTokenHash(first));
+    // The first mail's link is replaced; the fresh one confirms and lands where the resend asked.
+    expect(fragment((await openLink(signupVerifyLink(t, first))).location).error_code).toBe('otp_expired');
+    const { location } = await openLink(signupVerifyLink(t, fresh, 'http://127.0.0.1:4321/x'));
+    expect(location.startsWith('http://127.0.0.1:4321/x#access_token=')).toBe(true);
+    expect(fragment(location).type).toBe('signup');
   });
 });
 

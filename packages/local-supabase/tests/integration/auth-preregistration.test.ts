@@ -4,6 +4,7 @@
 // owner's password and names, and the stranger's password no longer signs in.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openLink, raw, uniqueEmail, verifyLink } from '../../testing/auth-helpers.ts';
+import { signupVerifyLink } from '../../testing/confirmation-link.ts';
 import { startTestStack, type TestStack } from '../../testing/stack.ts';
 
 const STRANGER_PASSWORD = 'Str4nger-pw!';
@@ -39,10 +40,10 @@ async function profile(email: string) {
   return rows[0];
 }
 
-/** Confirms with the newest mail to `email`, then checks which password signs in. */
+/** Confirms with the newest mail to `email` (GET /verify), then checks which password signs in. */
 async function confirmNewestAndCheck(email: string) {
   const mail = await t.mail.waitFor(email);
-  const { status, location } = await openLink(verifyLink(mail));
+  const { status, location } = await openLink(signupVerifyLink(t, mail));
   expect(status).toBe(303);
   expect(location).toContain('access_token=');
   expect((await userRow(email)).email_confirmed_at).not.toBeNull();
@@ -104,7 +105,7 @@ test("a stranger's earlier confirmation link is dead once the owner has signed u
   });
   await t.mail.waitFor(email);
 
-  const { location } = await openLink(verifyLink(strangersMail));
+  const { location } = await openLink(signupVerifyLink(t, strangersMail));
   expect(location).toContain('error_code=otp_expired');
   expect((await userRow(email)).email_confirmed_at).toBeNull();
 });

@@ -3,7 +3,16 @@
 import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { fragment, GOOD_PASSWORD, openLink, raw, uniqueEmail, verifyLink } from '../../testing/auth-helpers.ts';
+import {
+  confirmedUser,
+  fragment,
+  GOOD_PASSWORD,
+  openLink,
+  raw,
+  uniqueEmail,
+  verifyLink,
+} from '../../testing/auth-helpers.ts';
+import { confirmationTokenHash, confirmPageLink, signupVerifyLink } from '../../testing/confirmation-link.ts';
 import { startTestStack, type TestStack } from '../../testing/stack.ts';
 
 let t: TestStack;
@@ -20,6 +29,20 @@ async function userRow(email: string) {
     [email],
   );
   return rows[0];
+}
+
+/**
+ * Where a redirect asked for ends up, by the allow-list: in the recovery mail's link (the confirmation mail links to
+ * the site and carries no redirect), and where GET /verify sends a sign-up link naming it, which checks it again.
+ */
+async function redirectOf(s: TestStack, asked: string) {
+  const { email } = await confirmedUser(s, uniqueEmail('allow'));
+  expect((await s.anon().auth.resetPasswordForEmail(email, { redirectTo: asked })).error).toBeNull();
+  const inMail = new URL(verifyLink(await s.mail.waitFor(email))).searchParams.get('redirect_to');
+  const signup = uniqueEmail('allow-signup');
+  expect((await s.anon().auth.signUp({ email: signup, password: GOOD_PASSWORD })).error).toBeNull();
+  const { status, location } = await openLink(signupVerifyLink(s, await s.mail.waitFor(signup), asked));
+  return { inMail, status, landsOn: location.slice(0, location.indexOf('#')), type: fragment(location).type };
 }
 
 describe('signUp with email confirmation on', () => {
@@ -74,25 +97,29 @@ describe('signUp with email confirmation on', () => {
     const mail = await t.mail.waitFor(email);
     expect(mail.Subject).toBe('Confirm your SignalOne account');
     expect(mail.HTML).toContain('SignalOne');
-    const link = verifyLink(mail);
-    const url = new URL(link);
-    expect(`${url.origin}${url.pathname}`).toBe(`${t.url}/auth/v1/verify`);
-    expect(url.searchParams.get('type')).toBe('signup');
-    expect(url.searchParams.get('token')).toMatch(/^[0-9a-f]{56}$/);
-    expect(url.searchParams.get('redirect_to')).toBe('http://127.0.0.1:4321/newsletter-verified?type=user');
-    expect(mail.HTML).toContain(url.searchParams.get('token'));
+    // The project's template links to the site's /auth page with {{ .TokenHash }}, not to GET /auth/v1/verify
+    // (a GET of the link must confirm nothing); the page verifies the hash when a password is chosen.
+    const link = confirmPageLink(mail);
+    expect(`${link.origin}${link.pathname}`).toBe('http://127.0.0.1:4321/auth');
+    expect([...link.searchParams.keys()]).toEqual(['tab', 'token_hash', 'type']);
+    expect(link.searchParams.get('tab')).toBe('confirm');
+    expect(link.searchParams.get('type')).toBe('signup');
+    const hash = confirmationTokenHash(mail);
+    expect(hash).toMatch(/^[0-9a-f]{56}$/);
+    expect(mail.HTML).toContain(`href="http://127.0.0.1:4321/auth?tab=confirm&amp;token_hash=${hash}&amp;type=signup"`);
+    expect(mail.Text + mail.HTML).not.toContain('/auth/v1/verify');
     // The token has the shape of GoTrue's hex(SHA-224(email + otp)) but is random: it cannot be computed
     // from the address and a guessed code.
     const otp = /code: (\d{6})/.exec(mail.Text)![1];
     const { createHash } = await import('node:crypto');
-    expect(url.searchParams.get('token')).not.toBe(
+    expect(hash).not.toBe(
       createHash('sha224')
         .update(email + otp)
         .digest('hex'),
     );
     const ott = await t.stack.ctx.db.query<{ token_type: string; relates_to: string }>(
       `select token_type, relates_to from auth.one_time_tokens where token_hash = $1`,
-      [url.searchParams.get('token')],
+      [hash],
     );
     expect(ott).toEqual([{ token_type: 'confirmation_token', relates_to: email }]);
   });
@@ -112,7 +139,7 @@ describe('signUp with email confirmation on', () => {
         )
       )[0];
     expect(await profile()).toEqual({ first_name: 'Grace', last_name: 'Hopper', email_verified: false });
-    const { location } = await openLink(verifyLink(await t.mail.waitFor(email)));
+    const { location } = await openLink(signupVerifyLink(t, await t.mail.waitFor(email)));
     expect(fragment(location).type).toBe('signup');
     expect((await profile()).email_verified).toBe(true);
   });
@@ -160,10 +187,11 @@ describe('signUp with email confirmation on', () => {
     expect(after.confirmation_token).not.toBe(before.confirmation_token);
     const mails = (await t.mail.list()).filter((m) => m.To.some((a) => a.Address === email));
     expect(mails).toHaveLength(2);
-    // Only the newest link works.
-    expect(fragment((await openLink(verifyLink(firstMail))).location).error_code).toBe('otp_expired');
     const newest = await t.mail.get(mails[0].ID);
-    expect(fragment((await openLink(verifyLink(newest))).location).type).toBe('signup');
+    expect(confirmationTokenHash(newest)).not.toBe(confirmationTokenHash(firstMail));
+    // Only the newest link works.
+    expect(fragment((await openLink(signupVerifyLink(t, firstMail))).location).error_code).toBe('otp_expired');
+    expect(fragment((await openLink(signupVerifyLink(t, newest))).location).type).toBe('signup');
   });
 
   test('a weak password is 422 weak_password with the reasons, and nothing is stored', async () => {
@@ -208,18 +236,26 @@ describe('signUp with email confirmation on', () => {
     expect(badEmail.error!.message).toBe('Unable to validate email address: invalid format');
   });
 
-  test('a redirect outside the allow-list falls back to SITE_URL in the link', async () => {
-    const email = uniqueEmail('redirect');
-    await t.anon().auth.signUp({
-      email,
-      password: GOOD_PASSWORD,
-      options: { emailRedirectTo: 'https://evil.example.com/steal' },
-    });
+  test('a redirect outside the allow-list falls back to SITE_URL in the link, and GET /verify checks it again', async () => {
+    const { email } = await confirmedUser(t, uniqueEmail('redirect'));
+    await t.anon().auth.resetPasswordForEmail(email, { redirectTo: 'https://evil.example.com/steal' });
     const link = new URL(verifyLink(await t.mail.waitFor(email)));
     expect(link.searchParams.get('redirect_to')).toBe('http://127.0.0.1:4321');
     const { status, location } = await openLink(link.toString());
     expect(status).toBe(303);
     expect(location.startsWith('http://127.0.0.1:4321#access_token=')).toBe(true);
+    // A sign-up link whose redirect_to was changed to one off the list still lands on SITE_URL, and confirms.
+    const signup = uniqueEmail('redirect-signup');
+    await t.anon().auth.signUp({
+      email: signup,
+      password: GOOD_PASSWORD,
+      options: { emailRedirectTo: 'https://evil.example.com/steal' },
+    });
+    const forged = await openLink(signupVerifyLink(t, await t.mail.waitFor(signup), 'https://evil.example.com/steal'));
+    expect(forged.status).toBe(303);
+    expect(forged.location.startsWith('http://127.0.0.1:4321#access_token=')).toBe(true);
+    expect(fragment(forged.location).type).toBe('signup');
+    expect((await userRow(signup)).email_confirmed_at).not.toBeNull();
   });
 
   test("allowed redirects: SITE_URL's own origin only; an unlisted loopback port falls back to SITE_URL", async () => {
@@ -232,20 +268,24 @@ describe('signUp with email confirmation on', () => {
       ['https://127.0.0.1:4321/x', 'http://127.0.0.1:4321'],
       ['javascript:alert(1)', 'http://127.0.0.1:4321'],
     ]) {
-      const email = uniqueEmail('allow');
-      await t.anon().auth.signUp({ email, password: GOOD_PASSWORD, options: { emailRedirectTo: asked } });
-      expect(new URL(verifyLink(await t.mail.waitFor(email))).searchParams.get('redirect_to')).toBe(expected);
+      expect({ asked, ...(await redirectOf(t, asked)) }).toEqual({
+        asked,
+        inMail: expected,
+        status: 303,
+        landsOn: expected,
+        type: 'signup',
+      });
     }
   });
 
-  test('PKCE sign-up: the link carries a pkce_ token and the flow state waits for the code exchange', async () => {
+  test("PKCE sign-up: the mail's token hash carries pkce_ and the flow state waits for the code exchange", async () => {
     const email = uniqueEmail('pkce');
     const challenge = 'x'.repeat(43);
     const res = await raw(t, '/signup', {
       body: { email, password: GOOD_PASSWORD, code_challenge: challenge, code_challenge_method: 's256' },
     });
     expect(res.status).toBe(200);
-    const token = new URL(verifyLink(await t.mail.waitFor(email))).searchParams.get('token')!;
+    const token = confirmationTokenHash(await t.mail.waitFor(email));
     expect(token).toMatch(/^pkce_[0-9a-f]{56}$/);
     const flows = await t.stack.ctx.db.query<Record<string, string>>(
       `select code_challenge, code_challenge_method, authentication_method, provider_type
@@ -336,9 +376,13 @@ describe('LOCAL_REDIRECT_URLS: redirect targets of this stack only', () => {
       ['http://127.0.0.1:5173/x', 'http://127.0.0.1:5173/x'],
       ['http://127.0.0.1:5174/x', 'http://127.0.0.1:4321'],
     ]) {
-      const email = uniqueEmail('local-allow');
-      await local.anon().auth.signUp({ email, password: GOOD_PASSWORD, options: { emailRedirectTo: asked } });
-      expect(new URL(verifyLink(await local.mail.waitFor(email))).searchParams.get('redirect_to')).toBe(expected);
+      expect({ asked, ...(await redirectOf(local, asked)) }).toEqual({
+        asked,
+        inMail: expected,
+        status: 303,
+        landsOn: expected,
+        type: 'signup',
+      });
     }
   });
 });

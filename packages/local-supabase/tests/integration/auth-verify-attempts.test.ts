@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { confirmedUser, openLink, raw, uniqueEmail, verifyLink } from '../../testing/auth-helpers.ts';
+import { signupVerifyLink } from '../../testing/confirmation-link.ts';
 import type { MailMessage } from '../../testing/stack.ts';
 import { startTestStack, type TestStack } from '../../testing/stack.ts';
 
@@ -41,7 +42,7 @@ test('10 wrong sign-up codes from 10 addresses: the right code and the link then
   const right = await verifyFrom('198.51.100.1', { type: 'signup', email, token: code });
   expect(right.status).toBe(403);
   expect(right.body.code).toBe('otp_expired');
-  expect((await openLink(verifyLink(mail))).location).toContain('error_code=otp_expired');
+  expect((await openLink(signupVerifyLink(t, mail))).location).toContain('error_code=otp_expired');
 
   await t.mail.clear();
   const resend = await raw(t, '/resend', { body: { type: 'signup', email } });
