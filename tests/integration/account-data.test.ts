@@ -13,6 +13,7 @@ import {
 } from 'local-supabase/testing';
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PUBLISHED_CONSENT_WORDINGS } from '../../supabase/functions/_shared/newsletter-consent.ts';
 
 let t: TestStack;
 beforeAll(async () => {
@@ -26,20 +27,25 @@ interface Member {
   client: SupabaseClient;
 }
 
-/** A confirmed member, signed in on its own client, with a newsletter subscription and a contact message. */
-async function member(email: string, firstName: string, password = GOOD_PASSWORD): Promise<Member> {
+/**
+ * A confirmed member, signed in on its own client, with a contact message and (unless `newsletter` is false) a
+ * newsletter subscription.
+ */
+async function member(email: string, firstName: string, password = GOOD_PASSWORD, newsletter = true): Promise<Member> {
   const { user } = await confirmedUser(t, email, password, { first_name: firstName, last_name: 'Lee' });
   const client = t.anon();
   const { error } = await client.auth.signInWithPassword({ email, password });
   if (error) throw error;
   const admin = t.admin();
-  const subscribed = await admin.from('newsletter_subscribers').insert({
-    email,
-    status: 'verified',
-    verified_at: new Date().toISOString(),
-    consent_text_version: '0123456789abcdef',
-  });
-  expect(subscribed.error).toBeNull();
+  if (newsletter) {
+    const subscribed = await admin.from('newsletter_subscribers').insert({
+      email,
+      status: 'verified',
+      verified_at: new Date().toISOString(),
+      consent_text_version: '0123456789abcdef',
+    });
+    expect(subscribed.error).toBeNull();
+  }
   // Sent with the address in upper case: still the member's.
   const sent = await admin.from('contact_messages').insert({
     name: `${firstName} Lee`,
@@ -115,6 +121,30 @@ async function memberWithFactor(prefix: string) {
   return { ...m, secret: enrolled.totp.secret, passwordOnly };
 }
 
+/** A wording the site has published, as the newsletter card sends its version. */
+const CONSENT_VERSION = (PUBLISHED_CONSENT_WORDINGS.at(-1) as { version: string }).version;
+
+/** Asks the newsletter function for a confirmation link to `email`, from a browser named `userAgent`. */
+async function newsletterSignUp(email: string, userAgent: string) {
+  const { error } = await t.anon().functions.invoke('newsletter-signup', {
+    body: { email, consentVersion: CONSENT_VERSION },
+    headers: { 'User-Agent': userAgent },
+  });
+  expect(error).toBeNull();
+}
+
+/** The confirmation link and the unsubscribe link (List-Unsubscribe header) of the newest mail to `email`. */
+async function newsletterLinks(email: string) {
+  const mail = await t.mail.waitFor(email);
+  const confirm = /https?:\/\/\S+\/functions\/v1\/newsletter-signup\?token=[A-Za-z0-9_-]+/.exec(mail.Text)?.[0];
+  const res = await fetch(`http://127.0.0.1:${t.config.ports.mailWeb}/api/v1/message/${mail.ID}/headers`);
+  const headers = (await res.json()) as Record<string, string[]>;
+  const unsubscribe = /^<(.+)>$/.exec(headers['List-Unsubscribe']?.[0] ?? '')?.[1];
+  expect(confirm, mail.Text).toBeTruthy();
+  expect(unsubscribe, JSON.stringify(headers)).toBeTruthy();
+  return { confirm: confirm as string, unsubscribe: unsubscribe as string };
+}
+
 const AAL2_REFUSAL = {
   status: 403,
   body: {
@@ -154,6 +184,7 @@ describe('download my data', () => {
         status: 'verified',
         consent_text_version: '0123456789abcdef',
       }),
+      newsletterConsentEvents: [],
       contactMessages: [expect.objectContaining({ subject: 'Question from Ann', email: ann.email.toUpperCase() })],
     });
     expect(JSON.stringify(data)).not.toContain(bob.email);
@@ -189,6 +220,64 @@ describe('download my data', () => {
     for (const row of [data.newsletter, ...data.contactMessages]) {
       expect(Object.keys(row)).not.toContain('ip');
       expect(Object.keys(row)).not.toContain('user_agent');
+    }
+  });
+
+  test('the export holds the address’s newsletter consent record, oldest first: link mailed, confirmed, withdrawn, without IP addresses or browsers', async () => {
+    // "_" is a LIKE wildcard: the near-miss address's record must not come with the member's.
+    const stamp = uniqueEmail('x').split('@')[0];
+    const ann = await member(`ann_${stamp}@example.com`, 'Ann', GOOD_PASSWORD, false);
+    const nearMiss = `annx${stamp}@example.com`;
+    // Typed in upper case on the card: still the member's address.
+    const typed = ann.email.toUpperCase();
+    await newsletterSignUp(typed, 'Reader/1.0');
+    await newsletterSignUp(nearMiss, 'Stranger/1.0');
+    const links = await newsletterLinks(typed);
+    const confirmed = await fetch(links.confirm, {
+      redirect: 'manual',
+      headers: { 'User-Agent': 'Reader-Browser/1.0' },
+    });
+    expect(confirmed.status).toBe(303);
+    const withdrawn = await fetch(links.unsubscribe, {
+      method: 'POST',
+      headers: { 'User-Agent': 'MailProvider/1.0', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+      redirect: 'manual',
+    });
+    expect(withdrawn.status).toBe(200);
+    // What is stored holds each step's IP address and browser: the export must leave them out.
+    const { data: record } = await t
+      .admin()
+      .from('newsletter_consent_events')
+      .select('kind, ip, user_agent')
+      .eq('email', typed)
+      .order('id');
+    expect(record).toEqual([
+      { kind: 'requested', ip: '127.0.0.1', user_agent: 'Reader/1.0' },
+      { kind: 'confirmed', ip: '127.0.0.1', user_agent: 'Reader-Browser/1.0' },
+      { kind: 'withdrawn', ip: '127.0.0.1', user_agent: 'MailProvider/1.0' },
+    ]);
+
+    const { data, error } = await ann.client.functions.invoke('account', { method: 'GET' });
+    expect(error).toBeNull();
+    const step = (kind: string, via: string) => ({
+      kind,
+      via,
+      email: typed,
+      consent_text_version: CONSENT_VERSION,
+      created_at: expect.any(String),
+    });
+    expect(data.newsletterConsentEvents).toEqual([
+      step('requested', 'form'),
+      step('confirmed', 'link'),
+      step('withdrawn', 'one-click'),
+    ]);
+    const times = data.newsletterConsentEvents.map((e: { created_at: string }) => Date.parse(e.created_at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(data.newsletter).toMatchObject({ email: typed, status: 'unsubscribed' });
+    const text = JSON.stringify(data);
+    for (const absent of ['127.0.0.1', 'Reader/1.0', 'Reader-Browser/1.0', 'MailProvider/1.0', nearMiss]) {
+      expect(text).not.toContain(absent);
     }
   });
 

@@ -94,6 +94,7 @@ export interface AccountExport {
   };
   profile: Record<string, unknown> | null;
   newsletter: Record<string, unknown> | null;
+  newsletterConsentEvents: Record<string, unknown>[];
   contactMessages: Record<string, unknown>[];
 }
 
@@ -104,20 +105,33 @@ const PROFILE_COLUMNS = 'first_name, last_name, email, email_verified, created_a
 const NEWSLETTER_COLUMNS =
   'email, status, consent_text_version, consent_requested_at, created_at, verified_at, unsubscribed_at';
 const CONTACT_COLUMNS = 'name, email, subject, message, created_at, delivery_status, delivered_at';
+// The consent record of the address: each step's IP address and user agent are left out for the same reason (a
+// stranger may have asked for a link with it), and so is the subscriber row's id, which unsubscribe links carry.
+const CONSENT_EVENT_COLUMNS = 'kind, via, email, consent_text_version, created_at';
 
-/** Everything stored about the member: the auth user's public fields, the profile, newsletter and contact rows. */
+/**
+ * Everything stored about the member: the auth user's public fields, the profile, the newsletter row, the
+ * address's newsletter consent events (oldest first, those of earlier rows too: the record outlives them) and
+ * contact messages.
+ */
 export async function exportAccount(user: User, deps: AccountDeps, now = new Date()): Promise<AccountExport> {
   const email = user.email as string;
-  const [profile, newsletter, contact] = await Promise.all([
+  const [profile, newsletter, consent, contact] = await Promise.all([
     deps.admin.from('profiles').select(PROFILE_COLUMNS).eq('user_id', user.id).maybeSingle(),
     deps.admin.from('newsletter_subscribers').select(NEWSLETTER_COLUMNS).eq('email_key', email.toLowerCase()),
+    deps.admin
+      .from('newsletter_consent_events')
+      .select(CONSENT_EVENT_COLUMNS)
+      .ilike('email', literalPattern(email))
+      .order('created_at', { ascending: true })
+      .order('id', { ascending: true }),
     deps.admin
       .from('contact_messages')
       .select(CONTACT_COLUMNS)
       .ilike('email', literalPattern(email))
       .order('created_at', { ascending: true }),
   ]);
-  for (const { error } of [profile, newsletter, contact]) {
+  for (const { error } of [profile, newsletter, consent, contact]) {
     if (error) throw new Error(`export: ${error.code ?? ''} ${error.message}`.trim());
   }
   return {
@@ -131,6 +145,7 @@ export async function exportAccount(user: User, deps: AccountDeps, now = new Dat
     },
     profile: profile.data ?? null,
     newsletter: newsletter.data?.[0] ?? null,
+    newsletterConsentEvents: (consent.data ?? []).filter((row) => sameAddress(String(row.email), email)),
     contactMessages: (contact.data ?? []).filter((row) => sameAddress(String(row.email), email)),
   };
 }
@@ -142,8 +157,9 @@ export async function exportAccount(user: User, deps: AccountDeps, now = new Dat
  * verify of the member's TOTP factor on the session that grant opened, so the code is spent as at sign-in, the
  * auth service's limits on codes apply, and the session in the member's browser is left as it was. Then the
  * newsletter row for the address goes, then the auth user, which takes the profile (on delete cascade) and every
- * session and refresh token with it, the grant's session included. Contact messages stay until their retention
- * ends, as the privacy notice says. Nothing that names the member is logged.
+ * session and refresh token with it, the grant's session included. Contact messages and the address's newsletter
+ * consent events (a subscribed row's deletion appends its withdrawal) stay until their retention ends, as the
+ * privacy notice says. Nothing that names the member is logged.
  */
 export async function deleteAccount(
   user: User,
