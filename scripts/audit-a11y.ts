@@ -66,8 +66,7 @@ function builtRoutes(dir: string): string[] {
   const walk = (folder: string) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const path = join(folder, entry.name);
-      // admin/ is the content editor (Decap CMS's own interface), not a page of the site.
-      if (entry.isDirectory() && entry.name !== '_astro' && entry.name !== 'admin') walk(path);
+      if (entry.isDirectory() && entry.name !== '_astro') walk(path);
       else if (entry.name === 'index.html') routes.push(`/${relative(dir, folder)}`.replace(/\/$/, '') || '/');
     }
   };

@@ -1,6 +1,7 @@
-// `npm run deploy:check [-- <dir>]`: what can be checked before a deploy without touching the hosted project.
-// The production build env, the built site (no demo key, demo secret or local address in it, the header files
-// present and sound) and supabase/config.toml against supabase/functions and the templates. One line per
+// `npm run deploy:check [-- <dir>] [--cms <dir>]`: what can be checked before a deploy without touching the
+// hosted project. The production build env, the built site (no demo key, demo secret, local address or content
+// editor in it, the header files present and sound), the editor's own build (dist-cms/, when named or present)
+// and supabase/config.toml against supabase/functions, supabase/migrations and the mail templates. One line per
 // problem; exit 1 when there is any.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,7 +15,6 @@ import {
 } from 'local-supabase';
 import { parse } from 'smol-toml';
 import { loadEnv } from 'vite';
-import { adminPolicy } from '../src/lib/admin-headers.ts';
 import {
   HEADERS_FILE,
   headersForPath,
@@ -24,6 +24,8 @@ import {
   parseHeadersFile,
   parsePolicy,
 } from '../src/lib/security-headers.ts';
+import { EDITOR_DIR } from './lib/cms-admin.ts';
+import { checkEditorBuild, checkSiteHasNoEditor } from './lib/cms-check.ts';
 import { routeOf } from './lib/headers.ts';
 
 export type Env = Record<string, string | undefined>;
@@ -104,9 +106,7 @@ function files(dir: string): string[] {
 }
 
 /** Local addresses that libraries carry as defaults and never use here (auth-js's GoTrue URL). */
-// Decap CMS's local-proxy default (admin/decap-cms.js), used only with `local_backend`, which no build's
-// config.yml has (the dev server's has: scripts/lib/cms-admin.ts).
-const libraryDefaults = ['http://localhost:9999', 'http://localhost:8081'];
+const libraryDefaults = ['http://localhost:9999'];
 
 const textFile = /\.(html|js|mjs|css|json|xml|txt|svg|webmanifest|conf)$|\/_headers$/;
 
@@ -155,8 +155,7 @@ function safeOrigin(url: string): string | null {
 }
 
 function htmlPages(root: string): string[] {
-  // admin/ is the content editor, with a policy of its own (checkAdmin).
-  return files(root).filter((f) => f.endsWith('.html') && !/^(_astro|admin)[\\/]/.test(relative(root, f)));
+  return files(root).filter((f) => f.endsWith('.html') && !/^_astro[\\/]/.test(relative(root, f)));
 }
 
 /** The header files the build writes for static hosts: present, every page covered, within Cloudflare's limits. */
@@ -211,24 +210,6 @@ export function checkHeaders(dir: string, env: Env): string[] {
   return problems;
 }
 
-/** The content editor at /admin/, when the build has it: a repository to commit to, its own header policy. */
-export function checkAdmin(dir: string): string[] {
-  const root = resolve(dir);
-  const config = join(root, 'admin', 'config.yml');
-  if (!existsSync(config)) return [];
-  const problems: string[] = [];
-  const text = readFileSync(config, 'utf8');
-  if (text.includes('"OWNER/REPOSITORY"'))
-    problems.push('admin/config.yml names no GitHub repository: build with CMS_GITHUB_REPO=owner/name');
-  if (text.includes('"local_backend"')) problems.push('admin/config.yml saves through a local proxy: build again');
-  const headers = join(root, HEADERS_FILE);
-  const rules = existsSync(headers) ? parseHeadersFile(readFileSync(headers, 'utf8')) : [];
-  const sent = headersForPath(rules, '/admin/');
-  if (sent.get('Content-Security-Policy') !== adminPolicy() || !sent.get('X-Robots-Tag')?.includes('noindex'))
-    problems.push(`${HEADERS_FILE} gives /admin/ not the editor's own policy (src/lib/admin-headers.ts): build again`);
-  return problems;
-}
-
 /** `a, b, c and 4 more` */
 function listed(items: string[], shown = 3): string {
   const head = items.slice(0, shown).join(', ');
@@ -273,7 +254,150 @@ export function redirectAllowed(siteUrl: string, additional: string[], target: s
   return additional.some((glob) => globToRegExp(glob).test(target));
 }
 
-/** supabase/config.toml against supabase/functions/ and the templates, with the env's SITE_URL. */
+/** The sign-up confirmation link, as the templates write it (HTML escapes its `&`). */
+export const CONFIRM_LINK = '{{ .SiteURL }}/auth?tab=confirm&token_hash={{ .TokenHash }}&type=signup';
+
+/** A template's text with `&amp;` unescaped and every `{{.Name}}` spaced as `{{ .Name }}`. */
+function templateText(file: string): string {
+  return readFileSync(file, 'utf8')
+    .replaceAll('&amp;', '&')
+    .replace(/\{\{-?\s*\.(\w+)\s*-?\}\}/g, '{{ .$1 }}');
+}
+
+/**
+ * The confirmation mail: a link to /auth, which confirms the address only together with the password chosen
+ * there. `{{ .ConfirmationURL }}` would verify on a GET by whoever opens it (a mail scanner, a stranger the
+ * mail reached), leaving the password typed at sign-up in place.
+ */
+function checkConfirmationMail(root: string, templates: Table): string[] {
+  const entry = templates.confirmation;
+  if (entry === undefined)
+    return [
+      'config.toml has no [auth.email.template.confirmation], so hosted sends its default mail, which links {{ .ConfirmationURL }}: add it with content_path = "./supabase/templates/confirmation.html"',
+    ];
+  const path = table(entry).content_path;
+  if (typeof path !== 'string' || !existsSync(join(root, path))) return []; // said with the other templates
+  const html = join(root, path);
+  // The plain-text part beside it (the local stack sends it; hosted sends the HTML only).
+  const text = html.replace(/\.html?$/, '.txt');
+  const problems: string[] = [];
+  for (const file of text !== html && existsSync(text) ? [html, text] : [html]) {
+    const name = relative(root, file);
+    const body = templateText(file);
+    if (/\{\{ \.ConfirmationURL \}\}/.test(body))
+      problems.push(
+        `${name} uses {{ .ConfirmationURL }}, which confirms the address on a GET by whoever opens it, keeping the password set at sign-up: link to ${CONFIRM_LINK} instead`,
+      );
+    if (!body.includes(CONFIRM_LINK))
+      problems.push(
+        `${name} does not link to ${CONFIRM_LINK}, where /auth confirms the address only with the password chosen there`,
+      );
+  }
+  return problems;
+}
+
+/** Security notifications (`[auth.email.notification.<kind>]`): each enabled one has a subject and its file. */
+function checkNotifications(supabaseDir: string, notifications: Table): string[] {
+  const problems: string[] = [];
+  for (const [kind, value] of Object.entries(notifications)) {
+    const entry = table(value);
+    if (entry.enabled !== true) continue;
+    const where = `config.toml [auth.email.notification.${kind}]`;
+    if (typeof entry.subject !== 'string' || !entry.subject.trim())
+      problems.push(`${where} is enabled with no subject: add subject = "…"`);
+    // Unlike the templates, the CLI reads these relative to supabase/.
+    const path = entry.content_path;
+    if (typeof path !== 'string')
+      problems.push(`${where} is enabled with no content_path: add one (relative to supabase/)`);
+    else if (!existsSync(join(supabaseDir, path)))
+      problems.push(`${where} content_path ${path} does not exist (the CLI reads it relative to supabase/)`);
+  }
+  return problems;
+}
+
+/** A SQL identifier as Postgres stores it: unquoted ones folded to lower case, quoted ones as written. */
+function sqlName(identifier: string): string {
+  return identifier.startsWith('"') ? identifier.slice(1, -1).replaceAll('""', '"') : identifier.toLowerCase();
+}
+
+const IDENT = String.raw`(?:"(?:[^"]|"")+"|[A-Za-z_][\w$]*)`;
+const CREATE_FUNCTION = new RegExp(
+  String.raw`\bcreate\s+(?:or\s+replace\s+)?function\s+(${IDENT})\s*\.\s*(${IDENT})\s*\(`,
+  'gi',
+);
+
+/** `schema.function` of every function the migrations create, schema-qualified, as Postgres names them. */
+export function migrationFunctions(migrationsDir: string): Set<string> {
+  const names = new Set<string>();
+  if (!existsSync(migrationsDir)) return names;
+  for (const file of readdirSync(migrationsDir).filter((n) => n.endsWith('.sql'))) {
+    const sql = readFileSync(join(migrationsDir, file), 'utf8');
+    for (const m of sql.matchAll(CREATE_FUNCTION)) names.add(`${sqlName(m[1])}.${sqlName(m[2])}`);
+  }
+  return names;
+}
+
+/**
+ * Enabled Postgres hooks (`[auth.hook.<name>]`, uri `pg-functions://postgres/<schema>/<function>`) name a
+ * function a migration creates. GoTrue calls it as "<schema>"."<function>", quoted: the case must match.
+ */
+function checkHooks(supabaseDir: string, hooks: Table): string[] {
+  const problems: string[] = [];
+  let created: Set<string> | undefined;
+  for (const [name, value] of Object.entries(hooks)) {
+    const hook = table(value);
+    if (hook.enabled !== true) continue;
+    const where = `config.toml [auth.hook.${name}]`;
+    const uri = hook.uri;
+    if (typeof uri !== 'string' || !uri) {
+      problems.push(`${where} is enabled with no uri: set uri = "pg-functions://postgres/<schema>/<function>"`);
+      continue;
+    }
+    if (/^https?:/i.test(uri)) continue; // an HTTP hook: the CLI checks its secrets
+    const parts = uri.match(/^pg-functions:\/\/[^/]+\/([^/]+)\/([^/]+)$/i);
+    if (!parts) {
+      problems.push(`${where} uri ${uri} is not pg-functions://postgres/<schema>/<function>`);
+      continue;
+    }
+    created ??= migrationFunctions(join(supabaseDir, 'migrations'));
+    if (!created.has(`${parts[1]}.${parts[2]}`)) {
+      problems.push(
+        `${where} uri names ${parts[1]}.${parts[2]}, which no file in supabase/migrations creates: add the migration (create function ${parts[1]}.${parts[2]}(event jsonb)) or correct the name, case included`,
+      );
+    }
+  }
+  return problems;
+}
+
+/**
+ * CAPTCHA on both ends: a build with a Turnstile site key sends tokens that only an enabled `[auth.captcha]`
+ * checks, and an enabled `[auth.captcha]` refuses every sign-in and sign-up of pages built without the key.
+ */
+export function checkCaptcha(captchaSection: unknown, env: Env): string[] {
+  const captcha = table(captchaSection);
+  const siteKey = env.PUBLIC_TURNSTILE_SITE_KEY?.trim();
+  if (captcha.enabled !== true) {
+    return siteKey
+      ? [
+          'the build has PUBLIC_TURNSTILE_SITE_KEY but config.toml [auth.captcha] is not enabled, so sign-ins and sign-ups go unchecked: set enabled = true, provider = "turnstile" and secret = "env(…)"',
+        ]
+      : [];
+  }
+  const problems: string[] = [];
+  if (!siteKey)
+    problems.push(
+      'config.toml [auth.captcha] is enabled but the build env has no PUBLIC_TURNSTILE_SITE_KEY, so the pages send no token and every sign-in and sign-up fails: build with the site key',
+    );
+  if (captcha.provider !== 'turnstile') {
+    const provider = typeof captcha.provider === 'string' ? `is "${captcha.provider}"` : 'is not set';
+    problems.push(
+      `config.toml [auth.captcha] provider ${provider}, but the site's widget is Turnstile (src/lib/captcha.ts): set provider = "turnstile"`,
+    );
+  }
+  return problems;
+}
+
+/** supabase/config.toml against supabase/functions/, the migrations and the templates, with the build env. */
 export function checkSupabaseConfig(supabaseDir: string, env: Env): string[] {
   const file = join(supabaseDir, 'config.toml');
   if (!existsSync(file)) return [`${file} is missing`];
@@ -322,6 +446,13 @@ export function checkSupabaseConfig(supabaseDir: string, env: Env): string[] {
       problems.push(`config.toml [auth.email.template.${kind}] content_path ${path} does not exist`);
     }
   }
+  const root = dirname(supabaseDir);
+  problems.push(
+    ...checkConfirmationMail(root, templates),
+    ...checkNotifications(supabaseDir, table(table(auth.email).notification)),
+    ...checkHooks(supabaseDir, table(auth.hook)),
+    ...checkCaptcha(auth.captcha, env),
+  );
   // `supabase config push` sends the list to the hosted project: a loopback entry there lets a mailed link
   // hand its tokens to whatever listens on that port of the visitor's machine.
   for (const entry of Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls : []) {
@@ -336,6 +467,13 @@ export function checkSupabaseConfig(supabaseDir: string, env: Env): string[] {
     .map((u) => resolveEnvValue(String(u), env))
     .filter((r) => !r.unset)
     .map((r) => r.value);
+  // The templates append /auth… to {{ .SiteURL }}: a trailing slash would make it //auth.
+  if (siteUrl.endsWith('/')) {
+    const from = auth.site_url !== siteUrl ? ` (${auth.site_url})` : '';
+    problems.push(
+      `config.toml auth.site_url${from} is ${siteUrl}, ending with a slash, so the mailed links would read ${siteUrl}/auth…: drop the trailing slash`,
+    );
+  }
   if (env.SITE_URL) {
     if (safeOrigin(siteUrl) !== safeOrigin(env.SITE_URL)) {
       problems.push(`config.toml auth.site_url is ${siteUrl}, not SITE_URL ${env.SITE_URL}`);
@@ -357,27 +495,59 @@ export function checkSupabaseConfig(supabaseDir: string, env: Env): string[] {
 
 export interface DeployCheckOptions {
   dist: string;
+  /** The content editor's build (dist-cms/), checked when given. */
+  cms?: string;
   supabaseDir: string;
   env: Env;
 }
 
-export function deployCheck({ dist, supabaseDir, env }: DeployCheckOptions): string[] {
+export function deployCheck({ dist, cms, supabaseDir, env }: DeployCheckOptions): string[] {
   return [
     ...checkEnv(env),
     ...checkBuild(dist, env),
     ...(existsSync(join(dist, 'index.html')) ? checkHeaders(dist, env) : []),
-    ...checkAdmin(dist),
+    ...checkSiteHasNoEditor(dist),
+    ...(cms === undefined ? [] : checkEditorBuild(cms)),
     ...checkSupabaseConfig(supabaseDir, env),
   ];
 }
 
+const USAGE = 'npm run deploy:check -- [<site dir>] [--cms <editor dir>]';
+
+/** `[<dir>] [--cms <dir>]`: the site's build (dist), and the editor's, named or else dist-cms/ when it exists. */
+export function parseArgs(
+  args: string[],
+  exists: (path: string) => boolean = existsSync,
+): { dist: string; cms?: string } {
+  let dist: string | undefined;
+  let cms: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--cms' || arg.startsWith('--cms=')) {
+      cms = arg === '--cms' ? args[++i] : arg.slice('--cms='.length);
+      if (!cms || cms.startsWith('-')) throw new Error(`--cms needs the editor's build folder: ${USAGE}`);
+    } else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}: ${USAGE}`);
+    else if (dist === undefined) dist = arg;
+    else throw new Error(`one site folder only (${dist}, then ${arg}): ${USAGE}`);
+  }
+  return { dist: dist ?? 'dist', cms: cms ?? (exists(EDITOR_DIR) ? EDITOR_DIR : undefined) };
+}
+
 if (import.meta.main) {
-  const dist = process.argv[2] ?? 'dist';
+  let args: { dist: string; cms?: string };
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error(`deploy:check: ${(err as Error).message}`);
+    process.exit(2);
+  }
+  const { dist, cms } = args;
   // The env the build reads: the process's, then .env files (as Vite and astro.config.mjs read them).
   const env: Env = { ...loadEnv('production', process.cwd(), ''), ...process.env };
-  const problems = deployCheck({ dist, supabaseDir: resolve('supabase'), env });
+  const problems = deployCheck({ dist, cms, supabaseDir: resolve('supabase'), env });
   if (problems.length === 0) {
-    console.log(`deploy:check: ok (build env, ${dist}/, ${HEADERS_FILE}, supabase/config.toml)`);
+    const editor = cms === undefined ? '' : `, ${cms}/`;
+    console.log(`deploy:check: ok (build env, ${dist}/, ${HEADERS_FILE}${editor}, supabase/config.toml)`);
   } else {
     for (const p of problems) console.log(`✗ ${p}`);
     console.log(`\ndeploy:check: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);

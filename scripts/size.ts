@@ -31,8 +31,7 @@ export const pageBudgets: Record<string, number> = {
 function htmlFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    // The content editor (admin/) is a tool for editors, not a page visitors load: no budget.
-    if (statSync(path).isDirectory()) return name === '_astro' || name === 'admin' ? [] : htmlFiles(path);
+    if (statSync(path).isDirectory()) return name === '_astro' ? [] : htmlFiles(path);
     return name.endsWith('.html') ? [path] : [];
   });
 }

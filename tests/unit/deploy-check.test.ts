@@ -1,19 +1,21 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEMO_ANON_KEY, DEMO_JWT_SECRET, DEMO_PUBLISHABLE_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  checkAdmin,
+  CONFIRM_LINK,
   checkBuild,
   checkEnv,
   checkHeaders,
   checkSupabaseConfig,
+  deployCheck,
   type Env,
+  parseArgs,
   redirectAllowed,
 } from '../../scripts/deploy-check.ts';
-import { writeAdmin } from '../../scripts/lib/cms-admin.ts';
+import { buildEditor } from '../../scripts/lib/cms-admin.ts';
 import { writeHostHeaders } from '../../scripts/lib/headers.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'deploy-check-'));
@@ -173,8 +175,20 @@ describe('checkHeaders', () => {
   });
 });
 
-/** A supabase/ folder: config.toml as given, function folders, and the project root holding templates/. */
-function project(name: string, toml: string, functions: string[] = ['hello'], templates: string[] = []) {
+/** The confirmation mail as this project writes it: HTML escapes the link's `&`. */
+const confirmationHtml = `<a href="${CONFIRM_LINK.replaceAll('&', '&amp;')}">Confirm</a>`;
+
+/**
+ * A supabase/ folder: config.toml as given, function folders, templates/ (a good confirmation mail in each),
+ * and other files by their path from the project root (migrations, notification mails).
+ */
+function project(
+  name: string,
+  toml: string,
+  functions: string[] = ['hello'],
+  templates: string[] = [],
+  extra: Record<string, string> = {},
+) {
   const root = join(work, name);
   const supabase = join(root, 'supabase');
   for (const fn of functions) {
@@ -184,7 +198,12 @@ function project(name: string, toml: string, functions: string[] = ['hello'], te
   }
   mkdirSync(join(supabase, 'functions', '_shared'), { recursive: true });
   mkdirSync(join(supabase, 'templates'), { recursive: true });
-  for (const t of templates) writeFileSync(join(supabase, 'templates', t), '<p>{{ .ConfirmationURL }}</p>');
+  for (const t of templates)
+    writeFileSync(join(supabase, 'templates', t), t.endsWith('.txt') ? CONFIRM_LINK : confirmationHtml);
+  for (const [file, text] of Object.entries(extra)) {
+    mkdirSync(join(root, file, '..'), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
   writeFileSync(join(supabase, 'config.toml'), toml);
   return supabase;
 }
@@ -263,6 +282,216 @@ describe('checkSupabaseConfig', () => {
   });
 });
 
+/** goodToml with the auth settings this project uses: security notifications and the MFA hook. */
+const authToml = `${goodToml}
+[auth.email.notification.mfa_factor_enrolled]
+enabled = true
+subject = "Two-factor authentication was turned on"
+content_path = "./templates/mfa_factor_enrolled.html"
+[auth.email.notification.mfa_factor_unenrolled]
+enabled = true
+subject = "An authenticator app was removed"
+content_path = "./templates/mfa_factor_removed.html"
+[auth.hook.mfa_verification_attempt]
+enabled = true
+uri = "pg-functions://postgres/public/hook_mfa_verification_attempt"
+`;
+const captchaToml = `${authToml}
+[auth.captcha]
+enabled = true
+provider = "turnstile"
+secret = "env(TURNSTILE_SECRET_KEY)"
+`;
+const hookSql =
+  'CREATE OR REPLACE FUNCTION public.hook_mfa_verification_attempt(event jsonb)\nreturns jsonb language plpgsql as $$ begin return event; end $$;\n';
+/** The files authToml names, as paths from the project root. */
+const authFiles: Record<string, string> = {
+  'supabase/templates/mfa_factor_enrolled.html': '<p>{{ .FactorType }} added</p>',
+  'supabase/templates/mfa_factor_removed.html': '<p>{{ .FactorType }} removed</p>',
+  'supabase/migrations/20260101000000_hook.sql': hookSql,
+};
+const withKey: Env = {
+  ...production,
+  PUBLIC_TURNSTILE_SITE_KEY: '0x4AAAAAAAB1c2d3e4f5g6h7',
+  TURNSTILE_SECRET_KEY: 'x',
+};
+
+describe('auth settings in config.toml', () => {
+  let cases = 0;
+  /** config.toml and files as given (on top of authFiles and a good confirmation mail), checked with `env`. */
+  const check = (toml: string, files: Record<string, string> = {}, env: Env = production) =>
+    checkSupabaseConfig(
+      project(`auth-${++cases}`, toml, ['hello'], ['confirmation.html', 'confirmation.txt'], {
+        ...authFiles,
+        ...files,
+      }),
+      env,
+    );
+
+  it.each<[string, string, Env]>([
+    ['notifications and the hook', authToml, production],
+    ['CAPTCHA on with the site key', captchaToml, withKey],
+    ['a hook and a notification switched off', authToml.replaceAll('enabled = true', 'enabled = false'), production],
+  ])('passes %s', (_, toml, env) => {
+    expect(check(toml, {}, env)).toEqual([]);
+  });
+
+  it.each<[string, string, Record<string, string>, Env, string[]]>([
+    // Security notifications: content_path relative to supabase/, unlike the templates.
+    [
+      'a notification without its subject',
+      authToml.replace('subject = "An authenticator app was removed"\n', ''),
+      {},
+      production,
+      ['config.toml [auth.email.notification.mfa_factor_unenrolled] is enabled with no subject: add subject = "…"'],
+    ],
+    [
+      'a notification file written relative to the project root',
+      authToml.replace('"./templates/mfa_factor_enrolled.html"', '"./supabase/templates/mfa_factor_enrolled.html"'),
+      {},
+      production,
+      [
+        'config.toml [auth.email.notification.mfa_factor_enrolled] content_path ./supabase/templates/mfa_factor_enrolled.html does not exist (the CLI reads it relative to supabase/)',
+      ],
+    ],
+    [
+      'a notification without content_path',
+      authToml.replace('content_path = "./templates/mfa_factor_removed.html"\n', ''),
+      {},
+      production,
+      [
+        'config.toml [auth.email.notification.mfa_factor_unenrolled] is enabled with no content_path: add one (relative to supabase/)',
+      ],
+    ],
+    // The MFA hook: a function some migration creates, by GoTrue's quoted, case-sensitive name.
+    [
+      'a hook function no migration creates',
+      authToml,
+      { 'supabase/migrations/20260101000000_hook.sql': '-- dropped\n' },
+      production,
+      [
+        'config.toml [auth.hook.mfa_verification_attempt] uri names public.hook_mfa_verification_attempt, which no file in supabase/migrations creates: add the migration (create function public.hook_mfa_verification_attempt(event jsonb)) or correct the name, case included',
+      ],
+    ],
+    [
+      'a hook name in another case than Postgres stores it',
+      authToml.replace('/hook_mfa_verification_attempt"', '/Hook_MFA_Verification_Attempt"'),
+      {},
+      production,
+      [
+        'config.toml [auth.hook.mfa_verification_attempt] uri names public.Hook_MFA_Verification_Attempt, which no file in supabase/migrations creates: add the migration (create function public.Hook_MFA_Verification_Attempt(event jsonb)) or correct the name, case included',
+      ],
+    ],
+    [
+      'a hook in another schema',
+      authToml.replace('postgres/public/', 'postgres/auth/'),
+      {},
+      production,
+      [
+        'config.toml [auth.hook.mfa_verification_attempt] uri names auth.hook_mfa_verification_attempt, which no file in supabase/migrations creates: add the migration (create function auth.hook_mfa_verification_attempt(event jsonb)) or correct the name, case included',
+      ],
+    ],
+    [
+      'a hook uri without a schema',
+      authToml.replace('postgres/public/hook_mfa_verification_attempt', 'hook_mfa_verification_attempt'),
+      {},
+      production,
+      [
+        'config.toml [auth.hook.mfa_verification_attempt] uri pg-functions://hook_mfa_verification_attempt is not pg-functions://postgres/<schema>/<function>',
+      ],
+    ],
+    [
+      'an enabled hook without a uri',
+      authToml.replace('uri = "pg-functions://postgres/public/hook_mfa_verification_attempt"\n', ''),
+      {},
+      production,
+      [
+        'config.toml [auth.hook.mfa_verification_attempt] is enabled with no uri: set uri = "pg-functions://postgres/<schema>/<function>"',
+      ],
+    ],
+    // The confirmation mail links to /auth, never to {{ .ConfirmationURL }}.
+    [
+      'a confirmation mail that verifies on a GET',
+      authToml,
+      { 'supabase/templates/confirmation.html': '<a href="{{.ConfirmationURL}}">Confirm</a>' },
+      production,
+      [
+        'supabase/templates/confirmation.html uses {{ .ConfirmationURL }}, which confirms the address on a GET by whoever opens it, keeping the password set at sign-up: link to {{ .SiteURL }}/auth?tab=confirm&token_hash={{ .TokenHash }}&type=signup instead',
+        'supabase/templates/confirmation.html does not link to {{ .SiteURL }}/auth?tab=confirm&token_hash={{ .TokenHash }}&type=signup, where /auth confirms the address only with the password chosen there',
+      ],
+    ],
+    [
+      'a plain-text part with another link',
+      authToml,
+      { 'supabase/templates/confirmation.txt': '{{ .SiteURL }}/auth?tab=confirm&token_hash={{ .Token }}&type=signup' },
+      production,
+      [
+        'supabase/templates/confirmation.txt does not link to {{ .SiteURL }}/auth?tab=confirm&token_hash={{ .TokenHash }}&type=signup, where /auth confirms the address only with the password chosen there',
+      ],
+    ],
+    [
+      "hosted's default confirmation mail",
+      authToml.replace(
+        '[auth.email.template.confirmation]\nsubject = "Confirm"\ncontent_path = "./supabase/templates/confirmation.html"\n',
+        '',
+      ),
+      {},
+      production,
+      [
+        'config.toml has no [auth.email.template.confirmation], so hosted sends its default mail, which links {{ .ConfirmationURL }}: add it with content_path = "./supabase/templates/confirmation.html"',
+      ],
+    ],
+    [
+      'a SITE_URL ending with a slash',
+      authToml,
+      {},
+      { ...production, SITE_URL: 'https://signalone.example/' },
+      [
+        'config.toml auth.site_url (env(SITE_URL)) is https://signalone.example/, ending with a slash, so the mailed links would read https://signalone.example//auth…: drop the trailing slash',
+      ],
+    ],
+    // CAPTCHA: the build's site key and [auth.captcha] go together.
+    [
+      'a site key without [auth.captcha]',
+      authToml,
+      {},
+      withKey,
+      [
+        'the build has PUBLIC_TURNSTILE_SITE_KEY but config.toml [auth.captcha] is not enabled, so sign-ins and sign-ups go unchecked: set enabled = true, provider = "turnstile" and secret = "env(…)"',
+      ],
+    ],
+    [
+      'a site key with [auth.captcha] switched off',
+      captchaToml.replace('[auth.captcha]\nenabled = true', '[auth.captcha]\nenabled = false'),
+      {},
+      withKey,
+      [
+        'the build has PUBLIC_TURNSTILE_SITE_KEY but config.toml [auth.captcha] is not enabled, so sign-ins and sign-ups go unchecked: set enabled = true, provider = "turnstile" and secret = "env(…)"',
+      ],
+    ],
+    [
+      '[auth.captcha] on without the site key',
+      captchaToml,
+      {},
+      { ...withKey, PUBLIC_TURNSTILE_SITE_KEY: ' ' },
+      [
+        'config.toml [auth.captcha] is enabled but the build env has no PUBLIC_TURNSTILE_SITE_KEY, so the pages send no token and every sign-in and sign-up fails: build with the site key',
+      ],
+    ],
+    [
+      'another CAPTCHA provider',
+      captchaToml.replace('provider = "turnstile"', 'provider = "hcaptcha"'),
+      {},
+      withKey,
+      [
+        'config.toml [auth.captcha] provider is "hcaptcha", but the site\'s widget is Turnstile (src/lib/captcha.ts): set provider = "turnstile"',
+      ],
+    ],
+  ])('names %s', (_, toml, files, env, expected) => {
+    expect(check(toml, files, env)).toEqual(expected);
+  });
+});
+
 describe('loopback redirect entries', () => {
   it('are refused in the pushed config: they would reach the hosted project', () => {
     const toml = goodToml.replace(
@@ -300,40 +529,114 @@ describe('npm run deploy:check on a build made with the demo keys', () => {
       encoding: 'utf8',
     });
     expect(build.status, build.stderr).toBe(0);
-    const check = spawnSync(process.execPath, ['scripts/deploy-check.ts', outDir], { env, encoding: 'utf8' });
+    const noEditor = join(work, 'no-editor-build');
+    const check = spawnSync(process.execPath, ['scripts/deploy-check.ts', outDir, '--cms', noEditor], {
+      env,
+      encoding: 'utf8',
+    });
     expect(check.status).toBe(1);
     expect(check.stdout).toContain(
       '✗ PUBLIC_SUPABASE_PUBLISHABLE_KEY is not set (nor PUBLIC_SUPABASE_ANON_KEY): the pages would send the local demo key',
     );
     expect(check.stdout).toMatch(/✗ the build contains the local demo anon key: _astro\/[\w.-]+\.js/);
+    expect(check.stdout).toContain(`✗ ${noEditor} holds no editor: run node scripts/cms.ts build`);
     expect(check.stdout).toMatch(/deploy:check: \d+ problems/);
-    // Built for this env, its header files are sound: the key is what is wrong.
+    // Built for this env, its header files are sound and it holds no editor: the key is what is wrong.
     expect(check.stdout).not.toContain('_headers');
+    expect(check.stdout).not.toContain('admin/');
   });
 });
 
-describe('the content editor in the build', () => {
-  /** A built site with /admin/ as `astro build` writes it (scripts/lib/cms-admin.ts), then its header files. */
-  function withAdmin(name: string, repo: string) {
-    const dir = site(name);
-    writeAdmin(dir, { repo });
-    writeHostHeaders(dir, production.PUBLIC_SUPABASE_URL as string);
+describe('the content editor, built apart from the site', () => {
+  const editor = join(work, 'dist-cms');
+  const supabaseDir = project('editor-project', goodToml, ['hello'], ['confirmation.html']);
+  beforeAll(async () => {
+    await buildEditor(editor, { CMS_GITHUB_REPO: 'owner/site', CMS_AUTH_URL: 'https://auth.example.com/' });
+  }, 60_000);
+
+  /** A copy of the editor's build, changed by `edit`. */
+  function editorCopy(name: string, edit: (dir: string) => void) {
+    const dir = join(work, name);
+    cpSync(editor, dir, { recursive: true });
+    edit(dir);
     return dir;
   }
 
-  it('passes /admin/: its own policy, noindex, and Decap’s unused local-proxy default address', () => {
-    const dir = withAdmin('admin-ok', 'owner/site');
-    expect(checkBuild(dir, production)).toEqual([]);
-    expect(checkHeaders(dir, production)).toEqual([]);
-    expect(checkAdmin(dir)).toEqual([]);
+  it('passes a site without an editor, with the editor built by npm run build:cms', () => {
+    expect(deployCheck({ dist: site('editor-apart'), cms: editor, supabaseDir, env: production })).toEqual([]);
   });
 
-  it('notices an editor built without CMS_GITHUB_REPO, and an admin without its policy', () => {
-    const dir = withAdmin('admin-no-repo', 'OWNER/REPOSITORY');
-    writeFileSync(join(dir, '_headers'), readFileSync(join(dir, '_headers'), 'utf8').split('\n/admin\n')[0]);
-    expect(checkAdmin(dir)).toEqual([
-      'admin/config.yml names no GitHub repository: build with CMS_GITHUB_REPO=owner/name',
-      "_headers gives /admin/ not the editor's own policy (src/lib/admin-headers.ts): build again",
-    ]);
+  it.each<[string, () => { dist: string; cms?: string }, (dist: string, cms: string) => string[]]>([
+    [
+      'an editor left inside the site',
+      () => ({ dist: site('editor-inside', { 'admin/index.html': '<title>Content editor</title>' }) }),
+      (dist) => [
+        // Written after the header files, as an old build's leftover would be.
+        '_headers has no Content-Security-Policy for /admin, /admin/',
+        `${dist}/admin/ holds a content editor: it belongs on an origin of its own (node scripts/cms.ts build); build the site again`,
+      ],
+    ],
+    [
+      "a rule allowing 'unsafe-eval' in the site's headers",
+      () => {
+        const dist = site('editor-eval');
+        const rule = "/legacy/*\n  Content-Security-Policy: script-src 'self' 'unsafe-eval'\n";
+        writeFileSync(join(dist, '_headers'), `${readFileSync(join(dist, '_headers'), 'utf8')}\n${rule}`);
+        return { dist };
+      },
+      (dist) => [`${dist}/_headers allows 'unsafe-eval' on /legacy/*`],
+    ],
+    [
+      '--cms naming no editor',
+      () => ({ dist: site('editor-missing'), cms: join(work, 'no-editor') }),
+      (_, cms) => [`${cms} holds no editor: run node scripts/cms.ts build`],
+    ],
+    [
+      'an editor built without CMS_GITHUB_REPO',
+      () => ({
+        dist: site('editor-no-repo'),
+        cms: editorCopy('dist-cms-no-repo', (dir) => {
+          const config = join(dir, 'config.yml');
+          writeFileSync(config, readFileSync(config, 'utf8').replace('"owner/site"', '"OWNER/REPOSITORY"'));
+        }),
+      }),
+      (_, cms) => [`${cms}/config.yml names no GitHub repository: build with CMS_GITHUB_REPO=owner/name`],
+    ],
+    [
+      'an editor without its header files',
+      () => ({
+        dist: site('editor-no-headers'),
+        cms: editorCopy('dist-cms-no-headers', (dir) => {
+          rmSync(join(dir, '_headers'));
+          rmSync(join(dir, '_headers.nginx.conf'));
+        }),
+      }),
+      (_, cms) => [
+        `${cms}/_headers gives /, /index.html, /config.yml, /decap-cms.js, /preview.css not the editor's policy: build again`,
+        `${cms}/_headers.nginx.conf is missing: build again`,
+      ],
+    ],
+  ])('names %s', (_, arrange, expected) => {
+    const { dist, cms } = arrange();
+    expect(deployCheck({ dist, cms, supabaseDir, env: production })).toEqual(expected(dist, cms ?? ''));
+  });
+
+  it.each<[string[], boolean, { dist: string; cms?: string }]>([
+    [[], false, { dist: 'dist', cms: undefined }],
+    [[], true, { dist: 'dist', cms: 'dist-cms' }],
+    [['out'], false, { dist: 'out', cms: undefined }],
+    [['out', '--cms', 'editor'], false, { dist: 'out', cms: 'editor' }],
+    [['--cms=editor'], true, { dist: 'dist', cms: 'editor' }],
+  ])('reads %j (dist-cms/ present: %s) as %j', (args, present, expected) => {
+    expect(parseArgs(args, (path) => present && path === 'dist-cms')).toEqual(expected);
+  });
+
+  it.each([
+    [['--cms'], "--cms needs the editor's build folder"],
+    [['--cms', '--x'], "--cms needs the editor's build folder"],
+    [['--editor', 'x'], 'unknown option --editor'],
+    [['a', 'b'], 'one site folder only (a, then b)'],
+  ])('refuses %j', (args, message) => {
+    expect(() => parseArgs(args, () => false)).toThrow(message);
   });
 });
