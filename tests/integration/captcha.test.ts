@@ -14,6 +14,7 @@ import { consentVersion } from '../../src/lib/consent-version.ts';
 import { CAPTCHA_MESSAGE } from '../../supabase/functions/_shared/captcha.ts';
 import { type Env, envFrom } from '../../supabase/functions/_shared/env.ts';
 import { createHandler as newsletterHandler } from '../../supabase/functions/newsletter-signup/handler.ts';
+import { createHandler as resetHandler } from '../../supabase/functions/password-reset/handler.ts';
 import { createHandler as contactHandler } from '../../supabase/functions/send-contact-email/handler.ts';
 import { createHandler as signupHandler } from '../../supabase/functions/user-signup/handler.ts';
 import { labels } from '../content.ts';
@@ -310,5 +311,202 @@ describe('newsletter-signup with TURNSTILE_SECRET_KEY', () => {
       await fetch(new URL('/up', verifier.url), { method: 'POST' });
     }
     expect(await rows(email)).toEqual([]);
+  });
+});
+
+/**
+ * A stack whose auth service checks CAPTCHA tokens: [auth.captcha] switched on through the environment, as the
+ * CLI allows (SUPABASE_AUTH_CAPTCHA_*), with siteverify at the stand-in (CAPTCHA_VERIFY_URL). The stack reads
+ * them once, at start.
+ */
+async function startCaptchaStack(): Promise<TestStack> {
+  const vars = {
+    SUPABASE_AUTH_CAPTCHA_ENABLED: 'true',
+    SUPABASE_AUTH_CAPTCHA_PROVIDER: 'turnstile',
+    SUPABASE_AUTH_CAPTCHA_SECRET: verifier.secret,
+    CAPTCHA_VERIFY_URL: verifier.url,
+  };
+  Object.assign(process.env, vars);
+  try {
+    return await startTestStack();
+  } finally {
+    for (const name of Object.keys(vars)) delete process.env[name];
+  }
+}
+
+describe('the auth service with [auth.captcha] on', () => {
+  let s: TestStack;
+  beforeAll(async () => {
+    s = await startCaptchaStack();
+  });
+  afterAll(() => s?.stop());
+
+  const VISITOR = '198.51.100.51';
+  const envOf = (extra: Record<string, string> = {}) => envFrom({ ...functionEnv(s.config), ...extra });
+
+  async function users(email: string) {
+    return s.stack.ctx.db.query<{ id: string }>('select id from auth.users where lower(email) = lower($1)', [email]);
+  }
+  const mailTo = async (email: string) =>
+    (await s.mail.list()).filter((m) => m.To.some((to) => to.Address.toLowerCase() === email.toLowerCase()));
+
+  /** A raw call to the auth service, as GoTrue answers it to supabase-js (API version 2024-01-01). */
+  async function auth(path: string, body: unknown, key = s.config.anonKey) {
+    const res = await fetch(`${s.url}/auth/v1${path}`, {
+      method: 'POST',
+      headers: {
+        apikey: key,
+        Authorization: `Bearer ${key}`,
+        'Content-Type': 'application/json',
+        'X-Supabase-Api-Version': '2024-01-01',
+      },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  test('sign-up without a token: GoTrue’s 400 captcha_failed, no user, no mail', async () => {
+    const email = uniqueEmail('captcha-direct');
+    expect(await auth('/signup', { email, password: GOOD_PASSWORD })).toEqual({
+      status: 400,
+      body: { code: 'captcha_failed', message: 'captcha protection: request disallowed (no captcha_token found)' },
+    });
+    expect(await users(email)).toEqual([]);
+    expect(await mailTo(email)).toEqual([]);
+  });
+
+  test('a forged or used token: 400 naming siteverify’s error codes; a good one signs up, once', async () => {
+    const email = uniqueEmail('captcha-direct');
+    const forged = await auth('/signup', {
+      email,
+      password: GOOD_PASSWORD,
+      gotrue_meta_security: { captcha_token: 'forged' },
+    });
+    expect(forged).toEqual({
+      status: 400,
+      body: { code: 'captcha_failed', message: 'captcha protection: request disallowed (invalid-input-response)' },
+    });
+    const token = verifier.issue();
+    const { data, error } = await s
+      .anon()
+      .auth.signUp({ email, password: GOOD_PASSWORD, options: { captchaToken: token } });
+    expect(error).toBeNull();
+    expect(data.user?.email).toBe(email);
+    await s.mail.waitFor(email);
+    const again = await s.anon().auth.signUp({
+      email: uniqueEmail('captcha-direct'),
+      password: GOOD_PASSWORD,
+      options: { captchaToken: token },
+    });
+    expect(again.error?.code).toBe('captcha_failed');
+    expect(again.error?.message).toBe('captcha protection: request disallowed (timeout-or-duplicate)');
+  });
+
+  test('password sign-in needs a token; a refresh, a code check and an admin caller do not', async () => {
+    const email = uniqueEmail('captcha-signin');
+    const created = await s.admin().auth.admin.createUser({ email, password: GOOD_PASSWORD, email_confirm: true });
+    expect(created.error).toBeNull();
+    const client = s.anon();
+    const refused = await client.auth.signInWithPassword({ email, password: GOOD_PASSWORD });
+    expect(refused.error?.code).toBe('captcha_failed');
+    const { data, error } = await client.auth.signInWithPassword({
+      email,
+      password: GOOD_PASSWORD,
+      options: { captchaToken: verifier.issue() },
+    });
+    expect(error).toBeNull();
+    const refreshed = await client.auth.refreshSession({ refresh_token: data.session?.refresh_token ?? '' });
+    expect(refreshed.error).toBeNull();
+    // /verify is not guarded: a wrong code is refused for what it is, not for a missing token.
+    const verify = await auth('/verify', { type: 'signup', email, token: '000000' });
+    expect(verify.body.code).not.toBe('captcha_failed');
+    const byAdmin = await auth(
+      '/signup',
+      { email: uniqueEmail('captcha-admin'), password: GOOD_PASSWORD },
+      s.config.serviceRoleKey,
+    );
+    expect(byAdmin.status).toBe(200);
+  });
+
+  test('siteverify unreachable: GoTrue’s 500, nothing created', async () => {
+    const email = uniqueEmail('captcha-down');
+    await fetch(new URL('/down', verifier.url), { method: 'POST' });
+    try {
+      const answer = await auth('/signup', {
+        email,
+        password: GOOD_PASSWORD,
+        gotrue_meta_security: { captcha_token: verifier.issue() },
+      });
+      expect(answer.status).toBe(500);
+      expect(answer.body.message).toBe('captcha verification process failed');
+    } finally {
+      await fetch(new URL('/up', verifier.url), { method: 'POST' });
+    }
+    expect(await users(email)).toEqual([]);
+  });
+
+  test('password-reset passes the visitor’s token on: a good one mails once, a bad one is refused, nothing mailed', async () => {
+    const email = uniqueEmail('captcha-reset');
+    await s.admin().auth.admin.createUser({ email, password: GOOD_PASSWORD, email_confirm: true });
+    const fn = await serveFunction(resetHandler, envOf(), s.config.anonKey, VISITOR);
+    try {
+      const bad = await fn.client.invoke('password-reset', { body: { email, captchaToken: 'forged' } });
+      expect(await failure(bad.error)).toEqual({
+        status: 400,
+        body: { error: CAPTCHA_MESSAGE, code: 'captcha_failed' },
+      });
+      const missing = await fn.client.invoke('password-reset', { body: { email } });
+      expect((await failure(missing.error)).body.code).toBe('captcha_failed');
+      expect(await mailTo(email)).toEqual([]);
+
+      const token = verifier.issue();
+      const { data, error } = await fn.client.invoke('password-reset', { body: { email, captchaToken: token } });
+      expect(error).toBeNull();
+      expect(data).toEqual({ message: 'If an account exists for this email, a password reset link is on its way.' });
+      expect((await s.mail.waitFor(email)).Subject).toBe('Reset your SignalOne password');
+      // Checked once, by the auth service.
+      expect(verifier.calls.filter((c) => c.token === token).map((c) => c.success)).toEqual([true]);
+    } finally {
+      await fn.close();
+    }
+  });
+
+  test('user-signup/resend passes the token on: a bad one is refused and mails nothing', async () => {
+    const email = uniqueEmail('captcha-resend');
+    const token = verifier.issue();
+    await s.anon().auth.signUp({ email, password: GOOD_PASSWORD, options: { captchaToken: token } });
+    await s.mail.waitFor(email);
+    await s.mail.clear();
+    const fn = await serveFunction(signupHandler, envOf(), s.config.anonKey, VISITOR);
+    try {
+      const { error } = await fn.client.invoke('user-signup/resend', { body: { email, captchaToken: 'forged' } });
+      expect(await failure(error)).toEqual({ status: 400, body: { error: CAPTCHA_MESSAGE, code: 'captcha_failed' } });
+      expect(await mailTo(email)).toEqual([]);
+    } finally {
+      await fn.close();
+    }
+  });
+
+  test('user-signup with its secret: the token is checked once, by the function; the sign-up goes through', async () => {
+    const email = uniqueEmail('captcha-function');
+    const fn = await serveFunction(
+      signupHandler,
+      envOf({ TURNSTILE_SECRET_KEY: verifier.secret, TURNSTILE_VERIFY_URL: verifier.url }),
+      s.config.anonKey,
+      VISITOR,
+    );
+    try {
+      const token = verifier.issue();
+      const { data, error } = await fn.client.invoke('user-signup', {
+        body: { email, password: GOOD_PASSWORD, firstName: 'Ada', lastName: 'Lovelace', captchaToken: token },
+      });
+      expect(error).toBeNull();
+      expect(data).toEqual({ message: 'Please check your email to verify your account before signing in.' });
+      expect(await users(email)).toHaveLength(1);
+      await s.mail.waitFor(email);
+      expect(verifier.calls.filter((c) => c.token === token)).toHaveLength(1);
+    } finally {
+      await fn.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 // The auth service (GoTrue's HTTP API) mounted at /auth/v1.
 import { Hono } from 'hono';
 import type { StackContext } from '../context.ts';
+import { captchaGuard } from './captcha.ts';
 import { authMailer } from './mail.ts';
 import { RateLimiter } from './ratelimit.ts';
 import { RedirectAllowList } from './redirect.ts';
@@ -28,6 +29,9 @@ export function authApp(stack: StackContext): Hono {
   };
 
   const app = new Hono();
+  // GoTrue's verifyCaptcha, on the routes api.go gives it (a no-op while [auth.captcha] is off).
+  const captcha = captchaGuard(ctx);
+  for (const path of ['/signup', '/recover', '/resend', '/magiclink', '/otp', '/token']) app.post(path, captcha);
   app.get('/health', (c) =>
     c.json({ version: 'local', name: 'GoTrue', description: 'GoTrue is a user registration and authentication API' }),
   );

@@ -3,6 +3,7 @@
 import type { StackConfig } from '../config.ts';
 import type { JwtKeys } from '../jwt.ts';
 import { type TomlTable, tomlTable as table } from '../project.ts';
+import { type CaptchaSettings, loadCaptchaSettings } from './captcha.ts';
 import { type HookSettings, loadHooks } from './hooks.ts';
 import {
   loadMailTemplates,
@@ -50,6 +51,8 @@ export interface AuthSettings {
   templates: Record<MailKind, MailTemplate>;
   /** [auth.email.notification.*]: the factor notifications, on or off, with their templates. */
   notifications: Record<NotificationKind, Notification>;
+  /** [auth.captcha] (with the CLI's environment overrides): null when off. */
+  captcha: CaptchaSettings | null;
   /** [auth.hook.*]: the Postgres-function hooks the stack calls. */
   hooks: HookSettings;
   /** [auth.sessions]: seconds a session lives (timebox) and may sit unrefreshed (inactivity_timeout); 0 is off. */
@@ -193,6 +196,8 @@ export function loadAuthSettings(config: StackConfig, toml: TomlTable, jwtKeys: 
       : null,
     templates: loadMailTemplates(config.supabaseDir, toml),
     notifications: loadNotifications(config.supabaseDir, toml),
+    // The stack's own environment: StackConfig does not carry these (the CLI reads them from its own too).
+    captcha: loadCaptchaSettings(toml, process.env),
     hooks: loadHooks(toml),
     sessions: {
       timebox: sessionBound(sessions.timebox, 'timebox'),
