@@ -85,6 +85,8 @@ test('Download my data saves a JSON file with the member’s account, profile, n
     account: expect.objectContaining({ id: member.id, email: member.email, emailConfirmedAt: expect.any(String) }),
     profile: expect.objectContaining({ first_name: 'Grace', last_name: 'Hopper', email: member.email }),
     newsletter: expect.objectContaining({ email: member.email, status: 'verified' }),
+    // The member's newsletter row was written directly, so no consent step was recorded for it.
+    newsletterConsentEvents: [],
     contactMessages: [expect.objectContaining({ subject: 'Signals', message: 'How many a week?' })],
   });
   await expect(page.getByText(settings('downloadedTitle'), { exact: true })).toBeVisible();
