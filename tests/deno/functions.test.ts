@@ -451,7 +451,9 @@ describe('user-signup', () => {
     for (const host of HOSTS) {
       const { data } = await t.admin().from('profiles').select('first_name, last_name').eq('email', emails[host]);
       expect(data).toEqual([{ first_name: 'Ann', last_name: host }]);
-      expect((await t.mail.waitFor(emails[host])).Text).toMatch(/\/auth\?tab=confirm&token_hash=[0-9a-f]{56}&type=signup/);
+      expect((await t.mail.waitFor(emails[host])).Text).toMatch(
+        /\/auth\?tab=confirm&token_hash=[0-9a-f]{56}&type=signup/,
+      );
     }
   });
 
