@@ -1,6 +1,6 @@
 // The CAPTCHA on the site's forms (Cloudflare Turnstile), the parts without DOM or network: which key the build
-// has, what the pages' CSP allows, how a token reaches each service, and how the single-use token is handed
-// from the widget to the form that sends it. The widget itself: src/components/captcha/captcha-widget.ts.
+// has, what the pages' CSP allows, and how a token reaches each service. How the widget's single-use tokens
+// reach the forms: ./captcha-tokens.ts. The widget itself: src/components/captcha/.
 import { CAPTCHA_FAILED_CODE, CAPTCHA_MESSAGE, CAPTCHA_TOKEN_FIELD } from '../../supabase/functions/_shared/captcha.ts';
 
 export { CAPTCHA_MESSAGE };
@@ -41,57 +41,4 @@ export function bodyWithCaptcha<T extends Record<string, unknown>>(
 /** Whether an answer (the auth service's error, or a function's JSON body) is a refused CAPTCHA. */
 export function isCaptchaRefusal(answer: { code?: unknown } | null | undefined): boolean {
   return answer?.code === CAPTCHA_FAILED_CODE;
-}
-
-/**
- * Hands the widget's tokens to whoever sends the form. A token is good for one check only: `take` gives the
- * current one and forgets it (the widget is then reset for the next). Waiting callers get the next token, or
- * undefined once the widget reports a failure (the request then goes without one, and the server says why).
- */
-export interface TokenSlot {
-  /** A token arrived from the widget. */
-  put(token: string): void;
-  /** The widget's token expired before it was used. */
-  expire(): void;
-  /** The widget failed (script blocked, network, challenge timed out): waiting callers go on without a token. */
-  fail(): void;
-  /** The current token, or the next one the widget gives; undefined after a failure. */
-  take(): Promise<string | undefined>;
-}
-
-export function createTokenSlot(): TokenSlot {
-  let current: string | undefined;
-  let waiting: ((token: string | undefined) => void)[] = [];
-  const settle = (token: string | undefined) => {
-    const callers = waiting;
-    waiting = [];
-    for (const resolve of callers) resolve(token);
-  };
-  return {
-    put(token) {
-      if (waiting.length > 0) {
-        // A caller was waiting for it: it is theirs, and used.
-        const [first, ...rest] = waiting;
-        waiting = rest;
-        first?.(token);
-        return;
-      }
-      current = token;
-    },
-    expire() {
-      current = undefined;
-    },
-    fail() {
-      current = undefined;
-      settle(undefined);
-    },
-    take() {
-      if (current !== undefined) {
-        const token = current;
-        current = undefined;
-        return Promise.resolve(token);
-      }
-      return new Promise((resolve) => waiting.push(resolve));
-    },
-  };
 }

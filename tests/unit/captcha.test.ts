@@ -6,11 +6,11 @@ import {
   bodyWithCaptcha,
   CAPTCHA_MESSAGE,
   captchaSiteKey,
-  createTokenSlot,
   isCaptchaRefusal,
   TURNSTILE_FRAME_ORIGIN,
   TURNSTILE_SCRIPT,
 } from '../../src/lib/captcha.ts';
+import { createTokenSlot } from '../../src/lib/captcha-tokens.ts';
 import { allowCaptcha } from '../../src/lib/csp.ts';
 
 /** What a page's frontmatter call puts into Astro's CSP. */

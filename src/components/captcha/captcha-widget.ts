@@ -1,120 +1,52 @@
-// The Turnstile widget of a form, in the browser. Nothing loads with the page: the first focus or input in the
-// form (or its first submit) fetches Turnstile's script, once per page, and renders the widget into the form's
-// slot, where it shows itself only when Cloudflare wants the visitor to click. Built without a site key, the
-// form gets no widget and sends no token. Rules without DOM: src/lib/captcha.ts.
-import { captchaSiteKey, createTokenSlot, TURNSTILE_SCRIPT_SRC } from '../../lib/captcha.ts';
+// A form's CAPTCHA, as the forms use it (src/components/forms/function-form.ts, src/islands/auth/use-captcha.ts).
+// They load this module only in a build with a site key (PUBLIC_TURNSTILE_SITE_KEY); a build without one has
+// no widget, loads nothing and sends no token. The form's first focus or input loads ./turnstile-widget.ts,
+// which fetches Turnstile's script and renders the widget.
+import type { CaptchaWidget } from './turnstile-widget.ts';
 
-export const CAPTCHA_SITE_KEY = captchaSiteKey(import.meta.env.PUBLIC_TURNSTILE_SITE_KEY);
+export type { CaptchaWidget };
 
-/** What the site uses of Turnstile's API (developers.cloudflare.com/turnstile/get-started/client-side-rendering). */
-interface Turnstile {
-  render(container: HTMLElement, options: Record<string, unknown>): string | undefined;
-  reset(widgetId: string): void;
-  remove(widgetId: string): void;
-}
+/** The build's site key, written in by the build ('' for none). */
+const SITE_KEY = String(import.meta.env.PUBLIC_TURNSTILE_SITE_KEY ?? '').trim();
 
-declare global {
-  interface Window {
-    turnstile?: Turnstile;
-  }
-}
-
-/** How long the script may take to arrive before the form gives up waiting for it. */
-const SCRIPT_TIMEOUT_MS = 20_000;
-
-let script: Promise<Turnstile> | undefined;
-
-/** Turnstile's script, fetched once per page. */
-function loadTurnstile(): Promise<Turnstile> {
-  script ??= new Promise<Turnstile>((resolve, reject) => {
-    const el = document.createElement('script');
-    el.src = TURNSTILE_SCRIPT_SRC;
-    el.async = true;
-    const timer = setTimeout(() => reject(new Error('Turnstile did not load in time')), SCRIPT_TIMEOUT_MS);
-    el.addEventListener('load', () => {
-      clearTimeout(timer);
-      window.turnstile ? resolve(window.turnstile) : reject(new Error('Turnstile loaded without its API'));
-    });
-    el.addEventListener('error', () => {
-      clearTimeout(timer);
-      reject(new Error('Turnstile could not be loaded'));
-    });
-    document.head.append(el);
-  });
-  // A failed load is tried again by the next form that asks.
-  script.catch(() => {
-    script = undefined;
-  });
-  return script;
-}
-
-export interface CaptchaWidget {
-  /** A fresh token for one request, waiting for the widget if need be; undefined without a key or on failure. */
-  token(): Promise<string | undefined>;
-  /** Removes the widget and the form's listeners (a React form that unmounts). */
-  dispose(): void;
-}
+const CAPTCHA_ENABLED = SITE_KEY !== '';
 
 const NO_WIDGET: CaptchaWidget = { token: async () => undefined, dispose() {} };
 
 /**
- * Arms the CAPTCHA of `form`: its first focus or input loads Turnstile and renders the widget into `slot` (an
- * empty element inside the form). `action` names the form in Cloudflare's analytics.
+ * Arms the CAPTCHA of `form`: its first focus or input (or first request) loads the widget into `slot`, an
+ * empty element inside the form. `action` names the form in Cloudflare's analytics.
  */
 export function armCaptcha(form: HTMLElement, slot: HTMLElement, action: string): CaptchaWidget {
-  if (!CAPTCHA_SITE_KEY) return NO_WIDGET;
-  const tokens = createTokenSlot();
-  let widgetId: string | undefined;
-  let turnstile: Turnstile | undefined;
-  let started = false;
-  let disposed = false;
+  if (!CAPTCHA_ENABLED) return NO_WIDGET;
+  let widget: Promise<CaptchaWidget> | undefined;
 
-  function start() {
-    if (started) return;
-    started = true;
-    form.removeEventListener('focusin', start);
-    form.removeEventListener('input', start);
-    loadTurnstile().then(
-      (api) => {
-        if (disposed) return;
-        turnstile = api;
-        widgetId = api.render(slot, {
-          sitekey: CAPTCHA_SITE_KEY,
-          action,
-          appearance: 'interaction-only',
-          size: 'flexible',
-          theme: 'dark',
-          callback: (token: string) => tokens.put(token),
-          'expired-callback': () => tokens.expire(),
-          'error-callback': () => tokens.fail(),
-          'timeout-callback': () => tokens.fail(),
-        });
-      },
-      (err: unknown) => {
-        console.error('CAPTCHA:', err instanceof Error ? err.message : err);
-        // Let a later attempt load it again.
-        started = false;
-        tokens.fail();
-      },
-    );
+  function load(): Promise<CaptchaWidget> {
+    form.removeEventListener('focusin', load);
+    form.removeEventListener('input', load);
+    widget ??= import('./turnstile-widget.ts').then((m) => m.turnstileWidget(slot, SITE_KEY, action));
+    // A chunk that failed to load is tried again by the next request.
+    widget.catch(() => {
+      widget = undefined;
+    });
+    return widget;
   }
 
-  form.addEventListener('focusin', start);
-  form.addEventListener('input', start);
-
+  form.addEventListener('focusin', load);
+  form.addEventListener('input', load);
   return {
     async token() {
-      start();
-      const token = await tokens.take();
-      // Used once: the widget makes the next one meanwhile.
-      if (token && turnstile && widgetId !== undefined) turnstile.reset(widgetId);
-      return token;
+      try {
+        return await (await load()).token();
+      } catch (err) {
+        console.error('CAPTCHA:', err instanceof Error ? err.message : err);
+        return undefined;
+      }
     },
     dispose() {
-      disposed = true;
-      form.removeEventListener('focusin', start);
-      form.removeEventListener('input', start);
-      if (turnstile && widgetId !== undefined) turnstile.remove(widgetId);
+      form.removeEventListener('focusin', load);
+      form.removeEventListener('input', load);
+      widget?.then((w) => w.dispose()).catch(() => {});
     },
   };
 }

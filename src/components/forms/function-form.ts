@@ -6,8 +6,14 @@
 import { honeypotFilled } from '../../../supabase/functions/_shared/form-rules.ts';
 import { bodyWithCaptcha, CAPTCHA_MESSAGE, isCaptchaRefusal } from '../../lib/captcha.ts';
 import { toast } from '../../stores/toasts.ts';
-import { armCaptcha, CAPTCHA_SITE_KEY, type CaptchaWidget } from '../captcha/captcha-widget.ts';
+import type { CaptchaWidget } from '../captcha/captcha-widget.ts';
 import { callFunction, clearErrorsOnInput, type FunctionAnswer, setBusy, showFieldErrors } from './form-client.ts';
+
+/**
+ * Whether the build has a CAPTCHA site key. Written in by the build, so a page built without one carries none of
+ * the CAPTCHA's code: every use below sits behind it.
+ */
+const CAPTCHA = !!import.meta.env.PUBLIC_TURNSTILE_SITE_KEY;
 
 /**
  * What a filled honeypot (the hidden `website` field) gets, per the spec's validation rules: the newsletter
@@ -23,19 +29,19 @@ export type HoneypotAnswer = 'success' | 'try-later';
 export abstract class FunctionForm extends HTMLElement {
   protected abstract readonly honeypotAnswer: HoneypotAnswer;
   protected form!: HTMLFormElement;
-  private captcha: CaptchaWidget | undefined;
+  private captcha: Promise<CaptchaWidget> | undefined;
 
   connectedCallback() {
     const form = this.querySelector('form');
     if (!form) return;
     this.form = form;
     clearErrorsOnInput(form);
-    // Built with a site key: the widget's place at the end of the form, filled on the form's first use.
-    if (CAPTCHA_SITE_KEY) {
+    // The widget's place at the end of the form, filled on the form's first use.
+    if (CAPTCHA) {
       const slot = document.createElement('div');
       slot.dataset.captcha = this.localName;
       form.append(slot);
-      this.captcha = armCaptcha(form, slot, this.localName);
+      this.captcha = import('../captcha/captcha-widget.ts').then((m) => m.armCaptcha(form, slot, this.localName));
     }
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -61,15 +67,23 @@ export abstract class FunctionForm extends HTMLElement {
   /** POSTs `payload` to the function with the form's CAPTCHA token, the submit button busy meanwhile. */
   protected async call(name: string, payload: Record<string, unknown>): Promise<FunctionAnswer> {
     setBusy(this.form, true);
-    const token = await this.captcha?.token();
-    const answer = await callFunction(name, bodyWithCaptcha(payload, token));
+    const body = CAPTCHA
+      ? bodyWithCaptcha(
+          payload,
+          await this.captcha?.then(
+            (widget) => widget.token(),
+            () => undefined,
+          ),
+        )
+      : payload;
+    const answer = await callFunction(name, body);
     setBusy(this.form, false);
     return answer;
   }
 
   /** The function refused the CAPTCHA token: the error toast says so (the fields keep what was typed). */
   protected captchaRefused(answer: FunctionAnswer): boolean {
-    if (!isCaptchaRefusal(answer.body)) return false;
+    if (!CAPTCHA || !isCaptchaRefusal(answer.body)) return false;
     this.failed(typeof answer.body.error === 'string' ? answer.body.error : CAPTCHA_MESSAGE);
     return true;
   }

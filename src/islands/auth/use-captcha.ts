@@ -1,7 +1,13 @@
 // The CAPTCHA of one /auth form, as a hook: the form's ref, the slot the widget renders into (only when the
 // build has a site key), and `token()` for each request the form sends (src/components/captcha/captcha-widget.ts).
 import { createElement, type ReactElement, type RefObject, useCallback, useEffect, useRef } from 'react';
-import { armCaptcha, CAPTCHA_SITE_KEY, type CaptchaWidget } from '../../components/captcha/captcha-widget.ts';
+import type { CaptchaWidget } from '../../components/captcha/captcha-widget.ts';
+
+/**
+ * Whether the build has a CAPTCHA site key. Written in by the build, so an island built without one carries
+ * none of the CAPTCHA's code: every use below sits behind it.
+ */
+const CAPTCHA = !!import.meta.env.PUBLIC_TURNSTILE_SITE_KEY;
 
 export interface FormCaptcha {
   formRef: RefObject<HTMLFormElement | null>;
@@ -14,19 +20,31 @@ export interface FormCaptcha {
 export function useCaptcha(action: string): FormCaptcha {
   const formRef = useRef<HTMLFormElement>(null);
   const slotRef = useRef<HTMLDivElement>(null);
-  const widget = useRef<CaptchaWidget | null>(null);
+  const widget = useRef<Promise<CaptchaWidget> | null>(null);
 
   useEffect(() => {
-    if (!formRef.current || !slotRef.current) return;
-    const armed = armCaptcha(formRef.current, slotRef.current, action);
+    const form = formRef.current;
+    const slot = slotRef.current;
+    if (!CAPTCHA || !form || !slot) return;
+    // Its module is small; Turnstile itself loads on the form's first focus or input.
+    const armed = import('../../components/captcha/captcha-widget.ts').then((m) => m.armCaptcha(form, slot, action));
     widget.current = armed;
     return () => {
-      armed.dispose();
+      armed.then((w) => w.dispose()).catch(() => {});
       widget.current = null;
     };
   }, [action]);
 
-  const token = useCallback(async () => widget.current?.token(), []);
-  const slot = CAPTCHA_SITE_KEY ? createElement('div', { ref: slotRef, 'data-captcha': action }) : null;
+  const token = useCallback(
+    async () =>
+      CAPTCHA
+        ? widget.current?.then(
+            (w) => w.token(),
+            () => undefined,
+          )
+        : undefined,
+    [],
+  );
+  const slot = CAPTCHA ? createElement('div', { ref: slotRef, 'data-captcha': action }) : null;
   return { formRef, slot, token };
 }
