@@ -23,6 +23,7 @@ const buildEnv = [
   'PUBLIC_SUPABASE_ANON_KEY',
   'SITE_URL',
   'PORT',
+  'PUBLIC_TURNSTILE_SITE_KEY',
 ];
 
 function newestMtime(path: string): number {

@@ -1,6 +1,9 @@
 // What the e2e tests and the accessibility audit run against: the build in dist-test (made for the test
 // ports), a fresh local stack on PGlite with rate limits off, the fixture feed server for the news pages,
 // and the site served as a CDN would. scripts/test.ts and scripts/audit-a11y.ts both start it from here.
+// Beside it, dist-captcha: the same site built with a Turnstile test site key, served on the next port, for
+// the one spec that checks the forms' CAPTCHA (tests/e2e/captcha.spec.ts); dist-test has no key, so no other
+// spec loads Turnstile.
 import { join } from 'node:path';
 import { loadConfig, startStack } from 'local-supabase';
 import { buildIfStale } from './build.ts';
@@ -9,6 +12,8 @@ import { startSiteServer } from './serve.ts';
 
 export interface E2ePorts {
   site: number;
+  /** The build with a CAPTCHA site key (dist-captcha): the site's port + 1. */
+  captchaSite: number;
   api: number;
   db: number;
   mailWeb: number;
@@ -19,10 +24,19 @@ export interface E2ePorts {
 // TEST_SITE_PORT and TEST_API_PORT move them (the database and mail ports follow the API's, as 54321 → 54322…).
 export function e2ePorts(env: NodeJS.ProcessEnv = process.env): E2ePorts {
   const api = Number(env.TEST_API_PORT ?? 55321);
-  return { site: Number(env.TEST_SITE_PORT ?? 4331), api, db: api + 1, mailWeb: api + 3, smtp: api + 4 };
+  const site = Number(env.TEST_SITE_PORT ?? 4331);
+  return { site, captchaSite: site + 1, api, db: api + 1, mailWeb: api + 3, smtp: api + 4 };
 }
 
 export const e2eSiteUrl = (ports: E2ePorts) => `http://127.0.0.1:${ports.site}`;
+export const e2eCaptchaSiteUrl = (ports: E2ePorts) => `http://127.0.0.1:${ports.captchaSite}`;
+
+/**
+ * Cloudflare's test site key that always passes (developers.cloudflare.com/turnstile/troubleshooting/testing):
+ * baked into dist-captcha, whose spec serves a stand-in for Turnstile's script in its place anyway.
+ */
+export const E2E_CAPTCHA_SITE_KEY = '1x00000000000000000000AA';
+export const E2E_CAPTCHA_DIST = 'dist-captcha';
 export const e2eApiUrl = (ports: E2ePorts) => `http://127.0.0.1:${ports.api}`;
 
 /** Builds `outDir` for these ports when sources or settings changed; throws when the build fails. */
@@ -32,6 +46,23 @@ export function buildForE2e(ports: E2ePorts, outDir = 'dist-test'): void {
     PUBLIC_SUPABASE_URL: e2eApiUrl(ports),
     SITE_URL: e2eSiteUrl(ports),
     PORT: String(ports.site),
+    // The specs and the size budgets measure the site as it is without a CAPTCHA.
+    PUBLIC_TURNSTILE_SITE_KEY: '',
+  });
+}
+
+/**
+ * dist-captcha: the site with a CAPTCHA site key, for the same stack, when sources or settings changed (the key is
+ * one of the settings build.ts's stamp counts). Its own folder rather than dist-test's, so every other spec keeps
+ * running without Turnstile (no third-party request, no widget).
+ */
+export function buildCaptchaForE2e(ports: E2ePorts): void {
+  buildIfStale(E2E_CAPTCHA_DIST, {
+    ...process.env,
+    PUBLIC_SUPABASE_URL: e2eApiUrl(ports),
+    SITE_URL: e2eCaptchaSiteUrl(ports),
+    PORT: String(ports.captchaSite),
+    PUBLIC_TURNSTILE_SITE_KEY: E2E_CAPTCHA_SITE_KEY,
   });
 }
 
@@ -40,7 +71,10 @@ export interface E2eEnvironment {
   apiUrl: string;
   mailApi: string;
   feedsOrigin: string;
-  /** The variables the Playwright specs read (E2E_BASE_URL, E2E_SUPABASE_URL, E2E_MAIL_API, E2E_FEEDS_URL). */
+  /**
+   * The variables the Playwright specs read (E2E_BASE_URL, E2E_SUPABASE_URL, E2E_MAIL_API, E2E_FEEDS_URL, and
+   * E2E_CAPTCHA_URL: where dist-captcha is served).
+   */
   env: Record<string, string>;
   stop(): Promise<void>;
 }
@@ -68,6 +102,9 @@ export async function startE2eEnvironment(
   dataDir: string,
   outDir = 'dist-test',
 ): Promise<E2eEnvironment> {
+  // First, while nothing of this process must answer (the build blocks it); nothing to do while sources stay the
+  // same.
+  buildCaptchaForE2e(ports);
   const siteUrl = e2eSiteUrl(ports);
   const apiUrl = e2eApiUrl(ports);
   // The news function reads fixture feeds from 127.0.0.1, fresh on every request so a test can take them down.
@@ -93,15 +130,25 @@ export async function startE2eEnvironment(
   const site = await whilePortBusy('e2e site', () =>
     startSiteServer({ dir: outDir, port: ports.site, imageOrigins: [feeds.origin] }),
   );
+  const captchaSite = await whilePortBusy('e2e site with a CAPTCHA', () =>
+    startSiteServer({ dir: E2E_CAPTCHA_DIST, port: ports.captchaSite, imageOrigins: [feeds.origin] }),
+  );
   const mailApi = `http://127.0.0.1:${ports.mailWeb}/api/v1`;
   return {
     siteUrl,
     apiUrl,
     mailApi,
     feedsOrigin: feeds.origin,
-    env: { E2E_BASE_URL: siteUrl, E2E_SUPABASE_URL: apiUrl, E2E_MAIL_API: mailApi, E2E_FEEDS_URL: feeds.origin },
+    env: {
+      E2E_BASE_URL: siteUrl,
+      E2E_SUPABASE_URL: apiUrl,
+      E2E_MAIL_API: mailApi,
+      E2E_FEEDS_URL: feeds.origin,
+      E2E_CAPTCHA_URL: e2eCaptchaSiteUrl(ports),
+    },
     async stop() {
       await new Promise<void>((done) => site.close(() => done()));
+      await new Promise<void>((done) => captchaSite.close(() => done()));
       await stack.stop();
       await feeds.close();
     },
