@@ -13,6 +13,8 @@ import { type CaptchaVerifierServer, startCaptchaVerifier } from '../../scripts/
 import { consentVersion } from '../../src/lib/consent-version.ts';
 import { CAPTCHA_MESSAGE } from '../../supabase/functions/_shared/captcha.ts';
 import { type Env, envFrom } from '../../supabase/functions/_shared/env.ts';
+import { WRONG_PASSWORD_MESSAGE } from '../../supabase/functions/account/account.ts';
+import { createHandler as accountHandler } from '../../supabase/functions/account/handler.ts';
 import { createHandler as newsletterHandler } from '../../supabase/functions/newsletter-signup/handler.ts';
 import { createHandler as resetHandler } from '../../supabase/functions/password-reset/handler.ts';
 import { createHandler as contactHandler } from '../../supabase/functions/send-contact-email/handler.ts';
@@ -482,6 +484,45 @@ describe('the auth service with [auth.captcha] on', () => {
       const { error } = await fn.client.invoke('user-signup/resend', { body: { email, captchaToken: 'forged' } });
       expect(await failure(error)).toEqual({ status: 400, body: { error: CAPTCHA_MESSAGE, code: 'captcha_failed' } });
       expect(await mailTo(email)).toEqual([]);
+    } finally {
+      await fn.close();
+    }
+  });
+
+  test('account deletion passes the dialog’s token on: none, forged or used keeps the account; a good one deletes it', async () => {
+    const email = uniqueEmail('captcha-delete');
+    const created = await s.admin().auth.admin.createUser({ email, password: GOOD_PASSWORD, email_confirm: true });
+    expect(created.error).toBeNull();
+    const signedIn = await s
+      .anon()
+      .auth.signInWithPassword({ email, password: GOOD_PASSWORD, options: { captchaToken: verifier.issue() } });
+    expect(signedIn.error).toBeNull();
+    const member = { Authorization: `Bearer ${signedIn.data.session?.access_token}` };
+    const fn = await serveFunction(accountHandler, envOf(), s.config.anonKey, VISITOR);
+    const remove = (body: Record<string, unknown>) => fn.client.invoke('account', { body, headers: member });
+    const refusedToken = { status: 400, body: { error: CAPTCHA_MESSAGE, code: 'captcha_failed' } };
+    try {
+      expect(await failure((await remove({ password: GOOD_PASSWORD })).error)).toEqual(refusedToken);
+      expect(await failure((await remove({ password: GOOD_PASSWORD, captchaToken: 'forged' })).error)).toEqual(
+        refusedToken,
+      );
+      const used = verifier.issue();
+      // A good token with a wrong password: the password is what is refused, and the token is spent.
+      expect(await failure((await remove({ password: 'Wrong-password-1!', captchaToken: used })).error)).toEqual({
+        status: 403,
+        body: { error: WRONG_PASSWORD_MESSAGE },
+      });
+      expect(await failure((await remove({ password: GOOD_PASSWORD, captchaToken: used })).error)).toEqual(
+        refusedToken,
+      );
+      expect(await users(email)).toHaveLength(1);
+
+      const token = verifier.issue();
+      const { data, error } = await remove({ password: GOOD_PASSWORD, captchaToken: token });
+      expect(error).toBeNull();
+      expect(data).toEqual({ deleted: true });
+      expect(await users(email)).toEqual([]);
+      expect(verifier.calls.filter((c) => c.token === token).map((c) => c.success)).toEqual([true]);
     } finally {
       await fn.close();
     }

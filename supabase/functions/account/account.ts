@@ -1,5 +1,6 @@
 // account's logic: whose account a request is for, the data export, and deleting the account.
 import type { SupabaseClient, User } from '@supabase/supabase-js';
+import { CAPTCHA_FAILED_CODE, CAPTCHA_MESSAGE } from '../_shared/captcha.ts';
 
 export const SESSION_MESSAGE = 'Your session has expired. Please sign in again.';
 export const WRONG_PASSWORD_MESSAGE = 'The password is incorrect. Your account was not deleted.';
@@ -160,12 +161,18 @@ export async function exportAccount(user: User, deps: AccountDeps, now = new Dat
  * session and refresh token with it, the grant's session included. Contact messages and the address's newsletter
  * consent events (a subscribed row's deletion appends its withdrawal) stay until their retention ends, as the
  * privacy notice says. Nothing that names the member is logged.
+ *
+ * With [auth.captcha] on, the auth service asks the grant for a CAPTCHA token: `captchaToken` is the one the
+ * delete dialog's widget gave the browser, passed through. The grant goes as the visitor (anon key), never as
+ * an admin caller, whom GoTrue would not ask for one: each password tried here costs a fresh token, as at
+ * sign-in. A refused token is said as such (400 captcha_failed), not as a wrong password.
  */
 export async function deleteAccount(
   user: User,
   password: string,
   code: string | undefined,
   deps: AccountDeps,
+  captchaToken?: string,
 ): Promise<Result<null>> {
   const email = user.email as string;
   // The site enrols TOTP factors only; a factor of another kind would fail its challenge: a wrong code.
@@ -173,9 +180,16 @@ export async function deleteAccount(
   const factor = factors.find((f) => f.factor_type === 'totp') ?? factors[0];
   if (factor && !code) return { ok: false, status: 400, error: CODE_REQUIRED_MESSAGE, code: 'mfa_code_required' };
 
-  const grant = await deps.auth.auth.signInWithPassword({ email, password });
+  const grant = await deps.auth.auth.signInWithPassword({
+    email,
+    password,
+    ...(captchaToken ? { options: { captchaToken } } : {}),
+  });
   if (grant.error || grant.data.user?.id !== user.id) {
     const status = grant.error?.status;
+    if (grant.error?.code === CAPTCHA_FAILED_CODE) {
+      return { ok: false, status: 400, error: CAPTCHA_MESSAGE, code: CAPTCHA_FAILED_CODE };
+    }
     if (status === 429) return { ok: false, status: 429, error: grant.error?.message ?? FAILURE_MESSAGE };
     if (status && status >= 400 && status < 500) return { ok: false, status: 403, error: WRONG_PASSWORD_MESSAGE };
     console.error('account: auth service:', status, grant.error?.message);

@@ -1,8 +1,9 @@
 // account over HTTP, for the signed-in member whose access token is the bearer: GET exports the member's data
-// as JSON, POST { password, code? } deletes the account (code: from the authenticator app, when two-factor is
-// on). CORS, method, rate limit, then whose account and at which level; the logic is in account.ts.
+// as JSON, POST { password, code?, captchaToken? } deletes the account (code: from the authenticator app, when
+// two-factor is on; captchaToken: the dialog's CAPTCHA token, for the password grant). CORS, method, rate limit, then whose account and at which level; the logic is in account.ts.
 import { createClient } from '@supabase/supabase-js';
 import { visitorAuthClient } from '../_shared/auth-client.ts';
+import { captchaTokenOf } from '../_shared/captcha.ts';
 import { clientIp } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
@@ -59,6 +60,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     try {
       let password = '';
       let code: string | undefined;
+      let captchaToken: string | undefined;
       if (req.method === 'POST') {
         const body = await readJsonObject(req);
         if (!body.ok) return body.response;
@@ -68,6 +70,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
         }
         password = value;
         code = authenticatorCode(body.value.code);
+        captchaToken = captchaTokenOf(body.value);
       }
       const d = deps(ip);
       const token = bearerToken(req, apiKeys);
@@ -80,7 +83,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       if (req.method === 'GET') {
         return json(await exportAccount(member.value, d), 200, { 'Cache-Control': 'no-store' });
       }
-      const result = await deleteAccount(member.value, password, code, d);
+      const result = await deleteAccount(member.value, password, code, d, captchaToken);
       return result.ok ? json({ deleted: true }) : refusal(result);
     } catch (err) {
       console.error('account:', err instanceof Error ? err.message : err);

@@ -46,5 +46,8 @@ export function functionEnv(config: StackConfig): Record<string, string | undefi
     INVESTING_FEED_URL: config.news?.investingFeedUrl,
     NEWS_CACHE_SECONDS: config.news?.cacheSeconds,
     NEWS_FEED_TIMEOUT_MS: config.news?.feedTimeoutMs,
+    // The CAPTCHA check of the functions that take a form (supabase/functions/_shared/captcha.ts): unset, none.
+    TURNSTILE_SECRET_KEY: process.env.TURNSTILE_SECRET_KEY,
+    TURNSTILE_VERIFY_URL: process.env.TURNSTILE_VERIFY_URL,
   };
 }
