@@ -23,14 +23,20 @@ function throwawayClient() {
 /**
  * Signs in with `email` and `password`; null when the password is right, else the auth service's refusal.
  * Without a verified factor the sign-in becomes this browser's session; with one it happens aside and its
- * session is ended at once, so this session stays aal2.
+ * session is ended at once, so this session stays aal2. `captchaToken` is the form's CAPTCHA token, which the
+ * auth service asks of every password sign-in while [auth.captcha] is on (none in a build without a site key).
  */
-export async function checkCurrentPassword(email: string, password: string): Promise<AuthError | null> {
+export async function checkCurrentPassword(
+  email: string,
+  password: string,
+  captchaToken?: string,
+): Promise<AuthError | null> {
   const auth = supabase().auth;
   const { data: level } = await auth.mfa.getAuthenticatorAssuranceLevel();
-  if (passwordCheckWay(level) === 'sign-in') return (await auth.signInWithPassword({ email, password })).error;
+  const credentials = { email, password, ...(captchaToken ? { options: { captchaToken } } : {}) };
+  if (passwordCheckWay(level) === 'sign-in') return (await auth.signInWithPassword(credentials)).error;
   const aside = throwawayClient();
-  const { error } = await aside.signInWithPassword({ email, password });
+  const { error } = await aside.signInWithPassword(credentials);
   if (error) return error;
   // Ends the session the check started (its refresh token), whatever the answer: the password was right.
   await aside.signOut({ scope: 'local' }).catch(() => undefined);

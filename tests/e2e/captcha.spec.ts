@@ -5,6 +5,7 @@
 // request carries a token of its own where its service reads it, and the page's policy allows exactly that
 // script and Turnstile's frames. Whether the services accept a token: tests/integration/captcha.test.ts.
 import { expect, type Page, test } from '@playwright/test';
+import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { labels } from '../content.ts';
 import { postsTo } from './checks.ts';
 
@@ -86,7 +87,7 @@ const uniqueEmail = (prefix: string) =>
   `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`;
 
 test('pages with a form allow exactly Turnstile’s script and frames; a page without one does not', async ({ page }) => {
-  for (const path of ['/contact-us', '/', '/auth']) {
+  for (const path of ['/contact-us', '/', '/auth', '/settings']) {
     const { scriptSrc, frameSrc } = await policyOf(page, path);
     expect(
       scriptSrc.filter((s) => s.startsWith('https:')),
@@ -189,5 +190,80 @@ test('sign-in sends the token where the auth service reads it', async ({ page })
     captcha_token: expect.stringMatching(/^stand-in-token-\d+$/),
   });
   expect(turnstile.loads).toHaveLength(1);
+  expect(await turnstile.violations()).toEqual([]);
+});
+
+/** A confirmed member, and this browser signed in as them (the session as supabase-js stores it). */
+async function signedInMember(page: Page, password: string): Promise<string> {
+  const email = uniqueEmail('captcha-settings');
+  const service = {
+    apikey: DEMO_SERVICE_ROLE_KEY,
+    Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}`,
+    'Content-Type': 'application/json',
+  };
+  const created = await fetch(`${API}/auth/v1/admin/users`, {
+    method: 'POST',
+    headers: service,
+    body: JSON.stringify({ email, password, email_confirm: true }),
+  });
+  expect(created.status).toBe(200);
+  const grant = await fetch(`${API}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(grant.status).toBe(200);
+  const session = JSON.stringify(await grant.json());
+  await page.goto('/about-us');
+  await page.evaluate((value) => localStorage.setItem('sb-127-auth-token', value), session);
+  return email;
+}
+
+test('Settings: the password checks and account deletion each send a token of their own', async ({ page }) => {
+  const settings = labels('settings');
+  const password = 'Str0ng!Passw0rd';
+  const turnstile = await standIn(page);
+  await signedInMember(page, password);
+  const signIns = postsTo(page, `${API}/auth/v1/token`);
+  const deletions = postsTo(page, `${API}/functions/v1/account`);
+  await page.goto('/settings');
+  const security = page.getByRole('region', { name: settings('securityHeading') });
+  await expect(security.getByRole('button', { name: settings('twoFactorSetup') })).toBeVisible();
+  await page.waitForLoadState('load');
+  expect(turnstile.loads).toEqual([]);
+
+  // Change password: the current password's sign-in carries a token, and the password changes.
+  const newPassword = 'N3w!Password';
+  await security.getByLabel(settings('currentPassword')).fill(password);
+  await security.getByLabel(settings('newPassword'), { exact: true }).fill(newPassword);
+  await security.getByLabel(settings('confirmPassword')).fill(newPassword);
+  await security.getByRole('button', { name: settings('updatePassword') }).click();
+  await expect(page.getByRole('status').filter({ hasText: settings('passwordUpdatedTitle') })).toBeVisible(AFTER_CALL);
+
+  // Two-factor Set up: its password step's sign-in carries a token too, and the setup goes on.
+  await security.getByRole('button', { name: settings('twoFactorSetup') }).click();
+  await security.getByLabel(settings('twoFactorPassword')).fill(newPassword);
+  await security.getByRole('button', { name: settings('twoFactorContinue') }).click();
+  await expect(security.getByRole('heading', { name: settings('twoFactorSetupHeading') })).toBeVisible(AFTER_CALL);
+  await security.getByRole('button', { name: settings('cancel') }).click();
+
+  const tokens = signIns.map((b) => JSON.parse(b).gotrue_meta_security?.captcha_token);
+  expect(tokens).toEqual([
+    expect.stringMatching(/^stand-in-token-\d+$/),
+    expect.stringMatching(/^stand-in-token-\d+$/),
+  ]);
+  expect(tokens[1]).not.toBe(tokens[0]);
+
+  // Delete my account: the dialog's request carries a token for the function's password check.
+  await page.getByRole('button', { name: settings('deleteOpen') }).click();
+  const dialog = page.getByRole('dialog', { name: settings('deleteDialogTitle') });
+  await dialog.getByLabel(settings('deletePassword')).fill(newPassword);
+  await dialog.getByRole('button', { name: settings('deleteConfirm') }).click();
+  await expect(page.getByRole('status').filter({ hasText: settings('deletedTitle') })).toBeVisible(AFTER_CALL);
+  const [deletion] = deletions.map((b) => JSON.parse(b).captchaToken);
+  expect(deletion).toMatch(/^stand-in-token-\d+$/);
+  expect(tokens).not.toContain(deletion);
+  // One script for the page, loaded when a form was first used.
+  expect(turnstile.loads).toEqual([`${TURNSTILE_SCRIPT}?render=explicit`]);
   expect(await turnstile.violations()).toEqual([]);
 });

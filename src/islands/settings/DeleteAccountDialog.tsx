@@ -2,10 +2,12 @@ import { type RefObject, type SubmitEvent, useEffect, useRef, useState } from 'r
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
 import { type AccountRefusal, deleteProblem } from '../../lib/account-delete.ts';
+import { bodyWithCaptcha } from '../../lib/captcha.ts';
 import { cleanTotp, isTotpFormat } from '../../lib/mfa.ts';
 import { signOut } from '../../stores/sign-out.ts';
 import { supabase } from '../../stores/supabase.ts';
 import OneTimeCodeField from '../auth/OneTimeCodeField.tsx';
+import { useCaptcha } from '../auth/use-captcha.ts';
 import type { SettingsLabels } from '../Settings.tsx';
 
 interface Props {
@@ -40,6 +42,8 @@ export default function DeleteAccountDialog({ labels, dialog, opened }: Props) {
   const [problem, setProblem] = useState<{ field: 'password' | 'code'; text: string } | null>(null);
   const codeRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  // The account function's password check is a sign-in, which asks for a CAPTCHA token while [auth.captcha] is on.
+  const captcha = useCaptcha('delete-account');
 
   useEffect(() => {
     if (!opened) return;
@@ -69,7 +73,7 @@ export default function DeleteAccountDialog({ labels, dialog, opened }: Props) {
     }
     setDeleting(true);
     try {
-      const body = askCode ? { password, code: token } : { password };
+      const body = bodyWithCaptcha(askCode ? { password, code: token } : { password }, await captcha.token());
       const { error } = await supabase().functions.invoke('account', { body });
       if (error) {
         const refused = deleteProblem(await refusalOf(error));
@@ -101,7 +105,7 @@ export default function DeleteAccountDialog({ labels, dialog, opened }: Props) {
       aria-describedby="delete-account-what"
       className="m-auto w-[calc(100%-1rem)] max-w-lg rounded-2xl border border-navy-700 bg-navy-950 p-6 text-white shadow-2xl backdrop:bg-navy-950/85"
     >
-      <form onSubmit={onDelete} className="grid gap-4">
+      <form ref={captcha.formRef} onSubmit={onDelete} className="grid gap-4">
         <h2 id="delete-account-title" className="text-2xl font-semibold">
           {labels.deleteDialogTitle}
         </h2>
@@ -132,6 +136,7 @@ export default function DeleteAccountDialog({ labels, dialog, opened }: Props) {
             onChange={setCode}
           />
         )}
+        {captcha.slot}
         <div className="flex flex-wrap justify-end gap-3">
           <Button variant="outline" onClick={() => dialog.current?.close()} disabled={deleting}>
             {labels.cancel}

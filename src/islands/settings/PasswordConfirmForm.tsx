@@ -1,6 +1,7 @@
 import type { Ref, SubmitEvent } from 'react';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
+import { useCaptcha } from '../auth/use-captcha.ts';
 
 interface Props {
   /** The form's id: the heading takes `<id>-heading`, the password field `<id>-password`. */
@@ -17,7 +18,8 @@ interface Props {
   error: string;
   value: string;
   onChange: (value: string) => void;
-  onSubmit: (event: SubmitEvent<HTMLFormElement>) => void;
+  /** `captchaToken` gives the form's CAPTCHA token for the password sign-in (undefined without a site key). */
+  onSubmit: (event: SubmitEvent<HTMLFormElement>, captchaToken: () => Promise<string | undefined>) => void;
   onCancel: () => void;
   ref?: Ref<HTMLInputElement>;
 }
@@ -25,8 +27,15 @@ interface Props {
 /** A step of two-factor settings that asks for the member's current password before it goes on. */
 export default function PasswordConfirmForm(props: Props) {
   const { id, busy } = props;
+  // The auth service asks a password sign-in for a CAPTCHA token while [auth.captcha] is on.
+  const captcha = useCaptcha(id);
   return (
-    <form onSubmit={props.onSubmit} aria-labelledby={`${id}-heading`} className="grid gap-4">
+    <form
+      ref={captcha.formRef}
+      onSubmit={(event) => props.onSubmit(event, captcha.token)}
+      aria-labelledby={`${id}-heading`}
+      className="grid gap-4"
+    >
       <h4 id={`${id}-heading`} className="font-semibold">
         {props.heading}
       </h4>
@@ -43,6 +52,7 @@ export default function PasswordConfirmForm(props: Props) {
         error={props.error}
         disabled={busy}
       />
+      {captcha.slot}
       <div className="flex flex-wrap gap-3">
         <Button type="submit" disabled={busy || !props.value}>
           {busy ? props.busyText : props.submit}

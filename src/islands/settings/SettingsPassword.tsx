@@ -6,6 +6,7 @@ import { checkCurrentPassword } from '../../stores/password-check.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
 import PasswordChecklist, { type PasswordChecklistLabels } from '../auth/PasswordChecklist.tsx';
+import { useCaptcha } from '../auth/use-captcha.ts';
 import type { SettingsLabels } from '../Settings.tsx';
 
 interface Props {
@@ -54,6 +55,8 @@ export default function SettingsPassword({ email, labels, checklist }: Props) {
   const meetsRules = passwordMeetsRules(password);
   const mismatch = confirm !== '' && confirm !== password;
   const ready = meetsRules && current !== '';
+  // The auth service asks a password sign-in for a CAPTCHA token while [auth.captcha] is on.
+  const captcha = useCaptcha('settings-password');
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -67,7 +70,7 @@ export default function SettingsPassword({ email, labels, checklist }: Props) {
       // The current password is checked by a sign-in first (for a member with two-factor, aside, so this
       // session stays aal2), and the auth service checks current_password again.
       const error =
-        (await checkCurrentPassword(email, current)) ??
+        (await checkCurrentPassword(email, current, await captcha.token())) ??
         (await supabase().auth.updateUser({ password, current_password: current })).error;
       if (error) {
         toast({ ...failureText(error, labels), variant: 'destructive' });
@@ -86,7 +89,7 @@ export default function SettingsPassword({ email, labels, checklist }: Props) {
   };
 
   return (
-    <form onSubmit={onSubmit} aria-labelledby="change-password" className="grid gap-5">
+    <form ref={captcha.formRef} onSubmit={onSubmit} aria-labelledby="change-password" className="grid gap-5">
       <h3 id="change-password" className="text-xl font-semibold">
         {labels.passwordHeading}
       </h3>
@@ -129,6 +132,7 @@ export default function SettingsPassword({ email, labels, checklist }: Props) {
           </p>
         )}
       </Field>
+      {captcha.slot}
       <div>
         <Button type="submit" disabled={!ready || busy}>
           {busy ? labels.updatingPassword : labels.updatePassword}

@@ -96,9 +96,9 @@ export default function SettingsTwoFactor({ email, labels }: Props) {
     setStep(next);
   }
 
-  /** Checks the password typed; true when it is right, else the field says why. */
-  async function passwordChecks(): Promise<boolean> {
-    const refused = await checkCurrentPassword(email, password);
+  /** Checks the password typed (with the form's CAPTCHA token); true when it is right, else the field says why. */
+  async function passwordChecks(captchaToken: () => Promise<string | undefined>): Promise<boolean> {
+    const refused = await checkCurrentPassword(email, password, await captchaToken());
     if (!refused) return true;
     const failure = passwordCheckFailure(refused);
     setPassword('');
@@ -108,12 +108,12 @@ export default function SettingsTwoFactor({ email, labels }: Props) {
     return false;
   }
 
-  async function onPassword(event: SubmitEvent<HTMLFormElement>) {
+  async function onPassword(event: SubmitEvent<HTMLFormElement>, captchaToken: () => Promise<string | undefined>) {
     event.preventDefault();
     if (step.kind !== 'password' || !password || busy) return;
     setBusy(true);
     try {
-      if (!(await passwordChecks())) return;
+      if (!(await passwordChecks(captchaToken))) return;
       const mfa = supabase().auth.mfa;
       // An enrolment left half-way would count against the factor limit: it is dropped first.
       const all = await loadFactors();
@@ -154,12 +154,12 @@ export default function SettingsTwoFactor({ email, labels }: Props) {
     }
   }
 
-  async function onRemove(event: SubmitEvent<HTMLFormElement>) {
+  async function onRemove(event: SubmitEvent<HTMLFormElement>, captchaToken: () => Promise<string | undefined>) {
     event.preventDefault();
     if (step.kind !== 'remove' || !password || busy) return;
     setBusy(true);
     try {
-      if (!(await passwordChecks())) return;
+      if (!(await passwordChecks(captchaToken))) return;
       const { error: failed } = await supabase().auth.mfa.unenroll({ factorId: step.factor.id });
       if (failed) return fail(failed.message || labels.twoFactorFailed);
       goTo({ kind: 'idle' });
