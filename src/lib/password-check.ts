@@ -1,5 +1,6 @@
 // The current-password check Settings runs before it changes what protects the account (the password, a
 // two-factor factor): the rules as plain functions. src/stores/password-check.ts adapts them.
+import { CAPTCHA_MESSAGE, isCaptchaRefusal } from './captcha.ts';
 import type { AssuranceLevel } from './mfa.ts';
 
 /**
@@ -17,7 +18,8 @@ export function passwordCheckWay(level: AssuranceLevel | null | undefined): 'sig
 /**
  * What a refused check means for the page: 'wrong' for a wrong password (the auth service answers 400
  * invalid_credentials, as for an unknown address), 'expired' when this browser has no session any more,
- * otherwise 'failed' with the service's own words when it gave some (too many sign-ins, say).
+ * otherwise 'failed' with the service's own words when it gave some (too many sign-ins, say). A CAPTCHA token
+ * the auth service refused (400 captcha_failed) is said as at sign-in, not in GoTrue's words.
  */
 export function passwordCheckFailure(err: { code?: string; name?: string; message?: string }): {
   kind: 'wrong' | 'expired' | 'failed';
@@ -25,6 +27,7 @@ export function passwordCheckFailure(err: { code?: string; name?: string; messag
 } {
   if (err.code === 'invalid_credentials' || err.code === 'current_password_invalid') return { kind: 'wrong' };
   if (err.name === 'AuthSessionMissingError' || err.code === 'session_not_found') return { kind: 'expired' };
+  if (isCaptchaRefusal(err)) return { kind: 'failed', text: CAPTCHA_MESSAGE };
   const text = err.message?.trim();
   return text ? { kind: 'failed', text } : { kind: 'failed' };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CAPTCHA_MESSAGE } from '../../src/lib/captcha.ts';
 import { passwordCheckFailure, passwordCheckWay } from '../../src/lib/password-check.ts';
 
 describe('passwordCheckWay', () => {
@@ -23,6 +24,11 @@ describe('passwordCheckFailure', () => {
     ['a wrong current_password', { code: 'current_password_invalid', message: 'x' }, { kind: 'wrong' }],
     ['no session left', { name: 'AuthSessionMissingError', message: 'Auth session missing!' }, { kind: 'expired' }],
     ['a session that was ended', { code: 'session_not_found', message: 'x' }, { kind: 'expired' }],
+    [
+      'a refused CAPTCHA token: said as at sign-in, not in GoTrue’s words',
+      { code: 'captcha_failed', message: 'captcha protection: request disallowed (timeout-or-duplicate)' },
+      { kind: 'failed', text: CAPTCHA_MESSAGE },
+    ],
     [
       'too many sign-ins: the service’s words',
       { code: 'over_request_rate_limit', message: ' Request rate limit reached ' },

@@ -2,6 +2,7 @@ import { type SubmitEvent, useState } from 'react';
 import { passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
+import { passwordCheckFailure } from '../../lib/password-check.ts';
 import { checkCurrentPassword } from '../../stores/password-check.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
@@ -35,9 +36,10 @@ function failureText(error: { code?: string; name?: string; message: string }, l
     case 'bad_jwt':
       return { title: labels.passwordFailedTitle, description: labels.sessionExpired };
   }
-  if (error.name === 'AuthSessionMissingError')
-    return { title: labels.passwordFailedTitle, description: labels.sessionExpired };
-  return { title: labels.passwordFailedTitle, description: error.message || labels.unexpected };
+  // The rest as the two-factor steps say it: a session that is gone, a refused CAPTCHA token, the service's words.
+  const failure = passwordCheckFailure(error);
+  if (failure.kind === 'expired') return { title: labels.passwordFailedTitle, description: labels.sessionExpired };
+  return { title: labels.passwordFailedTitle, description: failure.text ?? labels.unexpected };
 }
 
 /**
