@@ -4,14 +4,15 @@
 // Members with two-factor on use codes computed from their factor's secret, as an authenticator app does.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import {
+  codeFor,
   confirmedUser,
   failure,
   GOOD_PASSWORD,
   startTestStack,
   type TestStack,
   uniqueEmail,
+  wrongCode,
 } from 'local-supabase/testing';
-import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PUBLISHED_CONSENT_WORDINGS } from '../../supabase/functions/_shared/newsletter-consent.ts';
 
@@ -79,26 +80,6 @@ const canSignIn = async (email: string) =>
   !(await t.anon().auth.signInWithPassword({ email, password: GOOD_PASSWORD })).error;
 
 const deleting = (m: Member, password: string) => m.client.functions.invoke('account', { body: { password } });
-
-/** The code an authenticator app shows for `secret`, `offset` steps of 30 s from now. */
-function codeFor(secret: string, offset = 0): string {
-  const totp = new OTPAuth.TOTP({
-    secret: OTPAuth.Secret.fromBase32(secret),
-    algorithm: 'SHA1',
-    digits: 6,
-    period: 30,
-  });
-  return totp.generate({ timestamp: Date.now() + offset * 30_000 });
-}
-
-/** A code no window accepts (none of the steps -1..+1). */
-function wrongCode(secret: string): string {
-  const near = new Set([-1, 0, 1].map((o) => codeFor(secret, o)));
-  for (let n = 0; ; n++) {
-    const candidate = String(n).padStart(6, '0');
-    if (!near.has(candidate)) return candidate;
-  }
-}
 
 /**
  * A member who set up two-factor (their client left at aal2, as after the code step), and a second client signed

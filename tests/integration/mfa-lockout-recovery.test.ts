@@ -9,8 +9,15 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { confirmedUser, GOOD_PASSWORD, raw, startTestStack, type TestStack, uniqueEmail } from 'local-supabase/testing';
-import * as OTPAuth from 'otpauth';
+import {
+  codeFor,
+  confirmedUser,
+  GOOD_PASSWORD,
+  raw,
+  startTestStack,
+  type TestStack,
+  uniqueEmail,
+} from 'local-supabase/testing';
 import { parse } from 'smol-toml';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
@@ -29,8 +36,6 @@ const notifications = (
 ).auth.email.notification;
 
 const client = (): SupabaseClient => createClient(t.url, t.config.anonKey, options);
-const codeOf = (secret: string) =>
-  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
 
 /** The operator's script, run as docs/operations.md says, against the test stack. */
 async function removeFactorScript(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -73,7 +78,7 @@ test('a thief’s factor locks the owner out until the operator removes it; then
   const { data: factor, error: enrollError } = await thief.auth.mfa.enroll({ factorType: 'totp' });
   expect(enrollError).toBeNull();
   const factorId = factor?.id ?? '';
-  const raised = await thief.auth.mfa.challengeAndVerify({ factorId, code: codeOf(factor?.totp.secret ?? '') });
+  const raised = await thief.auth.mfa.challengeAndVerify({ factorId, code: codeFor(factor?.totp.secret ?? '') });
   expect(raised.error).toBeNull();
 
   // The owner is told at once.
@@ -125,7 +130,7 @@ test('a thief’s factor locks the owner out until the operator removes it; then
   const { data: own } = await mine.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'My phone' });
   const mineVerified = await mine.auth.mfa.challengeAndVerify({
     factorId: own?.id ?? '',
-    code: codeOf(own?.totp.secret ?? ''),
+    code: codeFor(own?.totp.secret ?? ''),
   });
   expect(mineVerified.error).toBeNull();
   const { data: level } = await mine.auth.mfa.getAuthenticatorAssuranceLevel();

@@ -6,3 +6,4 @@ export { freePort } from './free-port.ts';
 export { startThrowawayCluster, type ThrowawayCluster } from './pg-cluster.ts';
 export * from './rest-helpers.ts';
 export * from './stack.ts';
+export { codeFor, wrongCode } from './totp.ts';

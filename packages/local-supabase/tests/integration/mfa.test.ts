@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
-import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readProjectToml } from '../../src/project.ts';
 import { raw, uniqueEmail } from '../../testing/auth-helpers.ts';
 import { startTestStack, type TestStack } from '../../testing/stack.ts';
+import { codeFor, wrongCode } from '../../testing/totp.ts';
 
 let t: TestStack;
 const PASSWORD = 'Str0ng!Passw0rd';
@@ -25,26 +25,6 @@ beforeAll(async () => {
   t = await startTestStack();
 });
 afterAll(() => t?.stop());
-
-/** The code an authenticator app shows for `secret`, `offset` steps of 30 s from now. */
-function codeFor(secret: string, offset = 0): string {
-  const totp = new OTPAuth.TOTP({
-    secret: OTPAuth.Secret.fromBase32(secret),
-    algorithm: 'SHA1',
-    digits: 6,
-    period: 30,
-  });
-  return totp.generate({ timestamp: Date.now() + offset * 30_000 });
-}
-
-/** A code no window accepts (none of the steps -1..+1). */
-function wrongCode(secret: string): string {
-  const near = new Set([-1, 0, 1].map((o) => codeFor(secret, o)));
-  for (let n = 0; ; n++) {
-    const candidate = String(n).padStart(6, '0');
-    if (!near.has(candidate)) return candidate;
-  }
-}
 
 interface Account {
   id: string;
