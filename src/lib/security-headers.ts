@@ -137,9 +137,12 @@ export function headerRules(pages: PagePolicy[], options: HeaderOptions): Header
 }
 
 /** The `_headers` file (Netlify, Cloudflare Pages): a path line, then indented `Name: value` lines. */
-export function renderHeadersFile(rules: HeaderRule[]): string {
+export function renderHeadersFile(
+  rules: HeaderRule[],
+  source = "at build time from the pages' CSP <meta> (scripts/lib/headers.ts)",
+): string {
   const blocks = rules.map((r) => [r.path, ...r.headers.map(([name, value]) => `  ${name}: ${value}`)].join('\n'));
-  return `# Generated at build time from the pages' CSP <meta> (scripts/lib/headers.ts): do not edit.\n${blocks.join('\n\n')}\n`;
+  return `# Generated ${source}: do not edit.\n${blocks.join('\n\n')}\n`;
 }
 
 export function parseHeadersFile(text: string): HeaderRule[] {
