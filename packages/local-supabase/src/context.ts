@@ -1,6 +1,6 @@
 import type { TrustedProxies } from './client-address.ts';
 import type { StackConfig } from './config.ts';
-import type { Db } from './db/index.ts';
+import type { Db } from './db/types.ts';
 import type { JwtKeys } from './jwt.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { TomlTable } from './project.ts';

@@ -1,6 +1,6 @@
 // MFA factors and their challenges (GoTrue's models/factor.go and challenge.go): auth.mfa_factors and
 // auth.mfa_challenges. The factor's answer shape (FACTOR_JSON, factorJson) lives with the user in users.ts.
-import type { Queryable } from '../db/index.ts';
+import type { Queryable } from '../db/types.ts';
 import { FACTOR_JSON, type FactorRow } from './users.ts';
 
 /** A factor with what only the server sees: its owner, TOTP secret and the last time step it accepted. */

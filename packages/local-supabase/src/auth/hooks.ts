@@ -5,7 +5,7 @@
 // timeout, `select "<schema>"."<function>"(<input>)`. An answer {"error": {"http_code", "message"}} becomes
 // that HTTP error; anything else is the hook's output.
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/index.ts';
+import type { Db } from '../db/types.ts';
 import { isDatabaseUnavailable } from '../db-unavailable.ts';
 import { type TomlTable, tomlTable } from '../project.ts';
 import { AuthError } from './errors.ts';

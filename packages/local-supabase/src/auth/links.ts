@@ -1,6 +1,6 @@
 // Emailed links: a fresh OTP per mail, its hash stored as the user's one-time token, then the mail.
 // The token is stored before sending (so a quick click finds it) and put back if the mail fails.
-import type { Queryable } from '../db/index.ts';
+import type { Queryable } from '../db/types.ts';
 import { AuthError } from './errors.ts';
 import { actionLink, checkFrequency, type MailKind, type VerifyType } from './mail.ts';
 import { restoreOneTimeToken, storeOneTimeToken, type TokenType } from './one-time-tokens.ts';

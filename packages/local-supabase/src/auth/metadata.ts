@@ -2,7 +2,7 @@
 // limit_user_metadata_size, 4096 bytes of the jsonb's text). The stack checks it before writing, so that a
 // too-large sign-up or update is a clear 400 that changes nothing (hosted GoTrue, meeting the trigger,
 // answers 500 "Database error ...", also changing nothing).
-import type { Queryable } from '../db/index.ts';
+import type { Queryable } from '../db/types.ts';
 import { badRequest } from './errors.ts';
 
 export const MAX_USER_METADATA_BYTES = 4096;

@@ -2,7 +2,7 @@
 // code is checked against, kept on auth.users with its sent_at, and the auth.one_time_tokens row (one per
 // user and type) that links are looked up by and failed verifications are counted on.
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../db/index.ts';
+import type { Queryable } from '../db/types.ts';
 
 export type TokenType = 'confirmation_token' | 'recovery_token';
 

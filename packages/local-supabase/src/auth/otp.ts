@@ -1,7 +1,7 @@
 // Email OTPs and their hashes (GoTrue's crypto.GenerateTokenHash; one-time-tokens.ts stores them), and PKCE
 // flow states (models/flow_state.go).
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Queryable } from '../db/index.ts';
+import type { Queryable } from '../db/types.ts';
 import { badRequest, notFound, unprocessable } from './errors.ts';
 
 /** A mailed link's token: random, so that it cannot be computed from the address and a guessed code. */

@@ -1,7 +1,7 @@
 // Reading requests as GoTrue's retrieveRequestParams does, and the shared per-request context.
 import type { Context } from 'hono';
 import type { TrustedProxies } from '../client-address.ts';
-import type { Db } from '../db/index.ts';
+import type { Db } from '../db/types.ts';
 import { requestClientAddress } from '../http.ts';
 import { AuthError, errorResponse } from './errors.ts';
 import type { AuthMailer } from './mail.ts';

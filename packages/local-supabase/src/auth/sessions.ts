@@ -1,7 +1,7 @@
 // Sessions, v1 refresh tokens (12-character alphanumeric, rotated with a parent chain) and the access
 // token response, as GoTrue's tokens service and models/refresh_token.go do them.
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Queryable } from '../db/index.ts';
+import type { Queryable } from '../db/types.ts';
 import { signAccessToken } from '../jwt.ts';
 import { AuthError, OAuthError } from './errors.ts';
 import type { AuthSettings } from './settings.ts';

@@ -2,7 +2,7 @@
 // confirming and deleting users with their identities, and the User JSON exactly as GoTrue's models.User /
 // models.Identity marshal it (field order, omitted nulls, time format).
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../db/index.ts';
+import type { Queryable } from '../db/types.ts';
 import { AuthError } from './errors.ts';
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // Bootstraps what Supabase provides, then applies supabase/migrations/*.sql in order, once each.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Db } from './index.ts';
+import type { Db } from './types.ts';
 
 const bootstrapDir = join(import.meta.dirname, 'bootstrap');
 

@@ -10,7 +10,7 @@
 // wire-protocol socket's, whose execProtocolRawStream leaves its own data callback in place.)
 import { mkdirSync } from 'node:fs';
 import { Mutex, type messages, PGlite, parse, protocol, type Transaction } from '@electric-sql/pglite';
-import type { BatchEnd, BatchStatement, Db, Queryable, Row } from './index.ts';
+import type { BatchEnd, BatchStatement, Db, Queryable, Row } from './types.ts';
 
 /** The most batches that share one call. */
 const MOST_BATCHES_PER_CALL = 32;

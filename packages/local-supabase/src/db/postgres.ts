@@ -2,7 +2,7 @@
 // smaller one as the REST login for Db.batch.
 import postgres from 'postgres';
 import { isDatabaseUnavailable } from '../db-unavailable.ts';
-import type { BatchEnd, BatchStatement, Db, Queryable, Row } from './index.ts';
+import type { BatchEnd, BatchStatement, Db, Queryable, Row } from './types.ts';
 
 /** The login REST uses on PostgreSQL, as PostgREST's: a member of anon, authenticated and service_role only. */
 export const REST_LOGIN = 'authenticator';

@@ -1,7 +1,7 @@
 // Who a REST request runs as: the role claim of its JWT, as PostgREST decides it.
 // The token is `Authorization: Bearer <jwt>`; without one, the apikey header's JWT (the gateway's fallback).
 import { decodeProtectedHeader, errors as joseErrors } from 'jose';
-import type { Db } from '../db/index.ts';
+import type { Db } from '../db/types.ts';
 import { type JwtKeys, UnknownKeyError, verifyWithKeys } from '../jwt.ts';
 import { ApiError, jwtError } from './errors.ts';
 

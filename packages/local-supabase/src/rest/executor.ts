@@ -1,6 +1,6 @@
 // Runs one planned statement in one transaction under the request's role, as PostgREST does:
 // set_config(role, request.jwt.claims, request.*) first, then the statement; RLS is Postgres's own.
-import type { BatchStatement, Db, Row } from '../db/index.ts';
+import type { BatchStatement, Db, Row } from '../db/types.ts';
 import type { RequestIdentity } from './auth.ts';
 import type { Statement } from './sql.ts';
 

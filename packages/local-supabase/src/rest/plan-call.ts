@@ -1,7 +1,7 @@
 // /rpc/<function>: which overload a request calls, with which named arguments, and how its result is
 // read (select, filters, order and range apply to functions returning rows, as on tables).
 // Argument names are checked against the catalog; their values travel as one JSON bind parameter.
-import type { Db } from '../db/index.ts';
+import type { Db } from '../db/types.ts';
 import { ApiError, errors } from './errors.ts';
 import type { Negotiated, Preferences } from './headers.ts';
 import { type LogicTree, type OrderTerm, parseFilter, parseLogic, parseOrder, parseSelect } from './parser.ts';

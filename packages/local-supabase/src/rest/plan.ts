@@ -1,6 +1,6 @@
 // From a parsed request to a checked plan: every table and column name is confirmed against the
 // schema cache, the row range is worked out, and the write payload is validated.
-import type { Db } from '../db/index.ts';
+import type { Db } from '../db/types.ts';
 import { ApiError, errors } from './errors.ts';
 import type { Negotiated, Preferences } from './headers.ts';
 import {

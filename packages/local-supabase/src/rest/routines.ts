@@ -1,6 +1,6 @@
 // The functions of schema `public` callable under /rpc, read from pg_catalog like the table cache:
 // arguments (names, types, defaults) and what they return. A miss re-reads the catalog once.
-import type { Db } from '../db/index.ts';
+import type { Db } from '../db/types.ts';
 import type { Column } from './schema.ts';
 
 export interface RoutineParam {

@@ -1,7 +1,7 @@
 // The schema cache: tables and columns of schema `public`, read from pg_catalog.
 // Every identifier a request names is looked up here before any SQL is built; a miss re-reads
 // the catalog once (tables created after start, e.g. by a migration or a test, are found).
-import type { Db } from '../db/index.ts';
+import type { Db } from '../db/types.ts';
 
 export interface Column {
   name: string;

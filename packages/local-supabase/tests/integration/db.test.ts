@@ -4,7 +4,7 @@
 // in rest-prepared.test.ts.
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import type { BatchStatement, Db } from '../../src/db/index.ts';
+import type { BatchStatement, Db } from '../../src/db/types.ts';
 import { startTestStack, type TestStack } from '../../testing/stack.ts';
 
 const kind = inject('template').kind;

@@ -1,7 +1,7 @@
 // POST /signup, /recover, /resend and /otp (GoTrue signup.go, recover.go, resend.go, otp.go).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
-import type { Queryable } from '../../db/index.ts';
+import type { Queryable } from '../../db/types.ts';
 import { badRequest, unprocessable } from '../errors.ts';
 import { sendConfirmation, sendMagicLink, sendRecovery } from '../links.ts';
 import { checkFrequency } from '../mail.ts';

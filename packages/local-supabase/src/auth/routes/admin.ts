@@ -1,6 +1,6 @@
 // The admin API behind a service_role token (GoTrue admin.go and adminGenerateLink in mail.go).
 import type { Context, Hono } from 'hono';
-import type { Queryable } from '../../db/index.ts';
+import type { Queryable } from '../../db/types.ts';
 import { badRequest, notFound, unprocessable } from '../errors.ts';
 import { encodeValues, GoUrl } from '../go-url.ts';
 import { requireAdmin } from '../guard.ts';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
-import type { Queryable } from '../../db/index.ts';
+import type { Queryable } from '../../db/types.ts';
 import { AuthError, badRequest, forbidden, notFound, tooManyRequests, unprocessable } from '../errors.ts';
 import {
   claimTotpStep,

@@ -6,7 +6,7 @@
 // a wrong or expired one. A good code is used up at once (reauthentication_token emptied, and the user's
 // one-time tokens deleted), even if the change then fails for another reason, as in GoTrue.
 import type { Hono } from 'hono';
-import type { Queryable } from '../../db/index.ts';
+import type { Queryable } from '../../db/types.ts';
 import { badRequest, unprocessable } from '../errors.ts';
 import { requireAuthentication } from '../guard.ts';
 import { checkFrequency } from '../mail.ts';

@@ -1,7 +1,7 @@
 // GET /verify (the link in the email: 303 to redirect_to with tokens, a PKCE code, or an error) and
 // POST /verify (verifyOtp with token_hash or email + token), as GoTrue's verify.go.
 import type { Context, Hono } from 'hono';
-import type { Queryable } from '../../db/index.ts';
+import type { Queryable } from '../../db/types.ts';
 import { AuthError, badRequest, forbidden } from '../errors.ts';
 import { encodeValues, GoUrl, values } from '../go-url.ts';
 import { findUserIdByToken, recordFailedVerification, type TokenType } from '../one-time-tokens.ts';
