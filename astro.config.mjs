@@ -4,10 +4,11 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { loadEnv } from 'vite';
+import { clientDirectives } from './integrations/client-directives/index.ts';
+import { reactDomCompileHint } from './integrations/compile-hint.ts';
+import { LOCAL_SUPABASE_URL, securityHeaders } from './integrations/headers.ts';
+import { pageCss } from './integrations/page-css.ts';
 import { cmsAdmin } from './scripts/lib/cms-admin.ts';
-import { reactDomCompileHint } from './scripts/lib/compile-hint.ts';
-import { LOCAL_SUPABASE_URL, securityHeaders } from './scripts/lib/headers.ts';
-import { pageCss } from './scripts/lib/page-css.ts';
 
 const port = Number(process.env.PORT ?? 4321);
 const site = process.env.SITE_URL ?? `http://127.0.0.1:${port}`;
@@ -26,17 +27,8 @@ export default defineConfig({
   security: { csp: true },
   integrations: [
     react(),
-    // client:load-yield and client:visible-yield: hydrate in a task of their own (src/islands/hydration/).
-    {
-      name: 'signals:client-directives',
-      hooks: {
-        'astro:config:setup': ({ addClientDirective }) => {
-          for (const name of ['load-yield', 'visible-yield']) {
-            addClientDirective({ name, entrypoint: `./src/islands/hydration/${name}.ts` });
-          }
-        },
-      },
-    },
+    // client:load-yield and client:visible-yield: hydrate in a task of their own.
+    clientDirectives(),
     // The content editor under `npm run cms` (dev server only, at /admin/); the production editor is built
     // apart into dist-cms/ (`node scripts/cms.ts build`), never into the site: docs/editing.md.
     cmsAdmin(),

@@ -15,6 +15,7 @@ import {
 } from 'local-supabase';
 import { parse } from 'smol-toml';
 import { loadEnv } from 'vite';
+import { routeOf } from '../integrations/headers.ts';
 import {
   HEADERS_FILE,
   headersForPath,
@@ -26,7 +27,6 @@ import {
 } from '../src/lib/security-headers.ts';
 import { EDITOR_DIR } from './lib/cms-admin.ts';
 import { checkEditorBuild, checkSiteHasNoEditor } from './lib/cms-check.ts';
-import { routeOf } from './lib/headers.ts';
 
 export type Env = Record<string, string | undefined>;
 

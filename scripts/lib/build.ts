@@ -4,15 +4,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-// scripts/lib/headers.ts writes dist/_headers and scripts/lib/page-css.ts cuts each page's CSS after each build (the
-// integrations in astro.config.mjs; scripts/lib/cms-admin.ts, also one, serves the editor under `npm run cms` only).
+// The integrations in astro.config.mjs (integrations/: the page CSS, the header files, the compile hint, the client
+// directives; scripts/lib/cms-admin.ts serves the editor under `npm run cms` only) shape every build.
 const sources = [
   'src',
   'content',
   'public',
   'astro.config.mjs',
-  'scripts/lib/headers.ts',
-  'scripts/lib/page-css.ts',
+  'integrations',
   'scripts/lib/cms-admin.ts',
   'package.json',
   'tsconfig.json',

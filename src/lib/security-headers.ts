@@ -139,7 +139,7 @@ export function headerRules(pages: PagePolicy[], options: HeaderOptions): Header
 /** The `_headers` file (Netlify, Cloudflare Pages): a path line, then indented `Name: value` lines. */
 export function renderHeadersFile(
   rules: HeaderRule[],
-  source = "at build time from the pages' CSP <meta> (scripts/lib/headers.ts)",
+  source = "at build time from the pages' CSP <meta> (integrations/headers.ts)",
 ): string {
   const blocks = rules.map((r) => [r.path, ...r.headers.map(([name, value]) => `  ${name}: ${value}`)].join('\n'));
   return `# Generated ${source}: do not edit.\n${blocks.join('\n\n')}\n`;
@@ -207,7 +207,7 @@ export function renderNginx(rules: HeaderRule[]): string {
     pages.set(file, rule.headers);
   }
   const lines = [
-    "# Generated at build time from the pages' CSP <meta> (scripts/lib/headers.ts): do not edit.",
+    "# Generated at build time from the pages' CSP <meta> (integrations/headers.ts): do not edit.",
     '# Include inside the server block that serves dist/: root <path to dist>; include <path to dist>/_headers.nginx.conf;',
     'index index.html;',
     'error_page 404 /404.html;',

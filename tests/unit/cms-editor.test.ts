@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeHostHeaders } from '../../integrations/headers.ts';
 import { buildEditor, writeAdmin } from '../../scripts/lib/cms-admin.ts';
 import { checkEditorBuild, checkSiteHasNoEditor } from '../../scripts/lib/cms-check.ts';
 import { cmsOptionsFromEnv } from '../../scripts/lib/cms-config.ts';
-import { writeHostHeaders } from '../../scripts/lib/headers.ts';
 import { adminMetaPolicy, adminPolicy } from '../../src/lib/admin-headers.ts';
 import { headersForPath, metaPolicy, parseHeadersFile } from '../../src/lib/security-headers.ts';
 

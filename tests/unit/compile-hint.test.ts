@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { COMPILE_HINT, reactDomCompileHint } from '../../scripts/lib/compile-hint.ts';
+import { COMPILE_HINT, reactDomCompileHint } from '../../integrations/compile-hint.ts';
 
 const chunk = (fileName: string, moduleIds: string[]) => ({ type: 'chunk', fileName, moduleIds, code: 'import"x";' });
 

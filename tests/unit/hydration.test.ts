@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { yieldBeforeHydrate } from '../../src/islands/hydration/next-task.ts';
+import { yieldBeforeHydrate } from '../../integrations/client-directives/next-task.ts';
 
 test('an island hydrates in a later task than the one that loaded its code', async () => {
   const order: string[] = [];

@@ -9,7 +9,7 @@ import {
   pruneScriptHashes,
   selectorNeeds,
   styleHash,
-} from '../../scripts/lib/page-css.ts';
+} from '../../integrations/page-css.ts';
 
 // A stylesheet shaped as Tailwind 4 writes it after the build: layers, the theme's variables, escaped class
 // names, variants inside @media, @property and @keyframes, and an Astro-scoped component rule.

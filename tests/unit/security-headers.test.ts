@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeHostHeaders } from '../../scripts/lib/headers.ts';
+import { writeHostHeaders } from '../../integrations/headers.ts';
 import { TRADINGVIEW_FRAME_ORIGIN } from '../../src/lib/chart-widget.ts';
 import { allowChartWidget, allowTradingViewChart } from '../../src/lib/csp.ts';
 import {

@@ -1,10 +1,10 @@
 // Writes the security headers of a built site next to its pages: `_headers` (Netlify, Cloudflare Pages) and
 // `_headers.nginx.conf` (a self-hosted nginx), from each page's CSP <meta> and the Supabase URL the pages call.
-// Runs after every `astro build` (the integration in astro.config.mjs); `node scripts/lib/headers.ts [dir]` by hand.
+// Runs after every `astro build` (the integration in astro.config.mjs); `node integrations/headers.ts [dir]` by hand.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminRules } from '../../src/lib/admin-headers.ts';
+import { adminRules } from '../src/lib/admin-headers.ts';
 import {
   HEADERS_FILE,
   type HeaderRule,
@@ -14,7 +14,7 @@ import {
   type PagePolicy,
   renderHeadersFile,
   renderNginx,
-} from '../../src/lib/security-headers.ts';
+} from '../src/lib/security-headers.ts';
 
 /** The default of the pages themselves (src/stores/auth.ts) when PUBLIC_SUPABASE_URL is unset. */
 export const LOCAL_SUPABASE_URL = 'http://127.0.0.1:54321';

@@ -1,9 +1,8 @@
 // A Vite plugin for the browser build: the chunk that holds React DOM starts with V8's explicit compile hint
 // (`//# allFunctionsCalledOnLoad`, Chromium 136 and later). React DOM runs nearly all of its code while an island
 // hydrates; with the hint the browser compiles it on a background thread as it downloads, instead of function by
-// function on the main thread when first called. On /auth (unthrottled, 3 loads each), main-thread compiling went
-// from 37-48 ms to 18-21 ms; on /quiz from 29-37 to 9-11 ms, on /news from 38-42 to 10-15 ms. Other browsers read
-// a comment. The line is added after the chunk's name was hashed, so the name is the same with or without it.
+// function on the main thread when first called (figures: docs/performance.md). Other browsers read a comment.
+// The line is added after the chunk's name was hashed, so the name is the same with or without it.
 import type { Plugin } from 'vite';
 
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';

@@ -1,7 +1,7 @@
-// The site's two client directives, client:load-yield and client:visible-yield (registered in astro.config.mjs),
-// are Astro's own client:load and client:visible with one yield to the browser between loading an island's code
-// and hydrating it. With Astro's alone, evaluating React's DOM runtime and starting the hydration run in one task,
-// about 75 ms under Lighthouse's 4x CPU throttle; split, each part stays under the 50 ms of a long task.
+// The site's two client directives, client:load-yield and client:visible-yield (registered by index.ts), are
+// Astro's own client:load and client:visible with one yield to the browser between loading an island's code and
+// hydrating it: evaluating React's DOM runtime and starting the hydration run as two tasks rather than one long
+// task (figures: docs/performance.md).
 import type { ClientDirective } from 'astro';
 
 type DirectiveLoad = Parameters<ClientDirective>[0];
