@@ -7,9 +7,13 @@ export const BCRYPT_COST = 10;
 /** bcrypt reads at most 72 bytes. */
 export const MAX_PASSWORD_LENGTH = 72;
 
-/** A bcrypt hash at cost 10, in the $2a$ form GoTrue writes; hashed on libuv's thread pool, off the event loop. */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, { cost: BCRYPT_COST, version: '2a' });
+/**
+ * A bcrypt hash at cost 10, in the $2a$ form GoTrue writes; hashed on libuv's thread pool, off the event loop.
+ * @node-rs/bcrypt 1.10.8 (the newest release with a binding served for every platform) writes $2b$: the two prefixes name the
+ * same computation for passwords under 255 bytes (ours stop at 72), so only the prefix changes.
+ */
+export async function hashPassword(password: string): Promise<string> {
+  return (await hash(password, BCRYPT_COST)).replace(/^\$2b\$/, '$2a$');
 }
 
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
