@@ -1,10 +1,9 @@
 // Writes the security headers of a built site next to its pages: `_headers` (Netlify, Cloudflare Pages) and
 // `_headers.nginx.conf` (a self-hosted nginx), from each page's CSP <meta> and the Supabase URL the pages call.
 // Runs after every `astro build` (the integration in astro.config.mjs); `node integrations/headers.ts [dir]` by hand.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminRules } from '../src/lib/admin-headers.ts';
 import {
   HEADERS_FILE,
   type HeaderRule,
@@ -22,8 +21,7 @@ export const LOCAL_SUPABASE_URL = 'http://127.0.0.1:54321';
 function htmlFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    // An editor at admin/ (an older layout) is no page of the site: it has rules of its own (writeHostHeaders).
-    if (statSync(path).isDirectory()) return name === '_astro' || name === 'admin' ? [] : htmlFiles(path);
+    if (statSync(path).isDirectory()) return name === '_astro' ? [] : htmlFiles(path);
     return name.endsWith('.html') ? [path] : [];
   });
 }
@@ -50,10 +48,7 @@ export function builtPages(dir: string): PagePolicy[] {
 }
 
 export function writeHostHeaders(dir: string, supabaseUrl: string): HeaderRule[] {
-  // The editor is built apart (dist-cms/, scripts/lib/cms-admin.ts); a site folder that still holds one at
-  // admin/ (an older layout) gets its rules rather than the pages' policy.
-  const admin = existsSync(join(dir, 'admin', 'index.html')) ? adminRules() : [];
-  const rules = [...headerRules(builtPages(dir), { supabaseUrl }), ...admin];
+  const rules = headerRules(builtPages(dir), { supabaseUrl });
   writeFileSync(join(dir, HEADERS_FILE), renderHeadersFile(rules));
   writeFileSync(join(dir, NGINX_FILE), renderNginx(rules));
   return rules;

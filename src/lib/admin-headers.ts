@@ -82,17 +82,3 @@ export function renderEditorNginx(): string {
     '',
   ].join('\n');
 }
-
-/**
- * The rules of an editor inside a site build at /admin/ (the layout before dist-cms/). `astro build` writes
- * no admin/ any more; scripts/lib/headers.ts still gives one these rules should an old build be re-headed.
- */
-export function adminRules(): HeaderRule[] {
-  return ['/admin', '/admin/'].map((path) => ({
-    path,
-    headers: [
-      ['Content-Security-Policy', adminPolicy()],
-      ['X-Robots-Tag', 'noindex, nofollow'],
-    ],
-  }));
-}
