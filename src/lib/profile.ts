@@ -1,22 +1,11 @@
 // Profile rules shared by the sidebar and the settings form: names are trimmed before saving (no other
 // rule but the 100-character input limit), the full name and the member-since date as shown.
+import type { Tables, TablesUpdate } from '../../supabase/database.types.ts';
 
 export const NAME_MAX_LENGTH = 100;
 
-/** A row of public.profiles as the REST API returns it. */
-export interface Profile {
-  user_id: string;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  email_verified: boolean;
-  created_at: string;
-}
-
-export interface ProfileNames {
-  first_name: string;
-  last_name: string;
-}
+/** The names a member may change, as an update of their row sends them (trimmed, never null). */
+export type ProfileNames = { [K in 'first_name' | 'last_name']-?: NonNullable<TablesUpdate<'profiles'>[K]> };
 
 export type NamesResult = { ok: true; names: ProfileNames } | { ok: false; field: keyof ProfileNames };
 
@@ -29,7 +18,7 @@ export function profileNames(firstName: string, lastName: string): NamesResult {
 }
 
 /** "First Last", either part left out when blank; '' when both are. */
-export function fullName(profile: Pick<Profile, 'first_name' | 'last_name'>): string {
+export function fullName(profile: Pick<Tables<'profiles'>, 'first_name' | 'last_name'>): string {
   return [profile.first_name, profile.last_name]
     .map((part) => part?.trim() ?? '')
     .filter(Boolean)

@@ -1,14 +1,15 @@
 // The signed-in member's profile row, read once per page and shared by the sidebar, the dashboard and the
 // settings form; reloaded after a successful update. Only island pages import this (it loads supabase-js).
 import { atom } from 'nanostores';
-import type { Profile, ProfileNames } from '../lib/profile.ts';
+import type { Tables } from '../../supabase/database.types.ts';
+import type { ProfileNames } from '../lib/profile.ts';
 import { supabase } from './supabase.ts';
 
 export type ProfileState =
   | { status: 'idle' }
-  | { status: 'loading'; userId: string; profile?: Profile }
-  | { status: 'loaded'; userId: string; profile: Profile }
-  | { status: 'error'; userId: string; profile?: Profile };
+  | { status: 'loading'; userId: string; profile?: Tables<'profiles'> }
+  | { status: 'loaded'; userId: string; profile: Tables<'profiles'> }
+  | { status: 'error'; userId: string; profile?: Tables<'profiles'> };
 
 export const $profile = atom<ProfileState>({ status: 'idle' });
 
@@ -24,7 +25,7 @@ export async function loadProfile(userId: string, force = false): Promise<void> 
   try {
     const { data, error } = await supabase().from('profiles').select('*').eq('user_id', userId).single();
     if (error) throw error;
-    $profile.set({ status: 'loaded', userId, profile: data as Profile });
+    $profile.set({ status: 'loaded', userId, profile: data });
   } catch (err) {
     console.error('Profile load failed:', err);
     $profile.set({ status: 'error', userId, profile: previous });

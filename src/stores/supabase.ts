@@ -8,12 +8,14 @@
 import { type AuthChangeEvent, AuthClient, type GoTrueClient, type Session } from '@supabase/auth-js';
 import { FunctionsClient } from '@supabase/functions-js';
 import { PostgrestClient } from '@supabase/postgrest-js';
+import type { Database } from '../../supabase/database.types.ts';
 import { SUPABASE_KEY } from './api-key.ts';
 import { $auth, type AuthState, markClientOwnsAuth, SUPABASE_URL, sessionStorageKey } from './auth.ts';
 
 export interface BrowserClient {
   auth: GoTrueClient;
-  from: PostgrestClient['from'];
+  /** Tables and functions typed by the schema the migrations make (supabase/database.types.ts). */
+  from: PostgrestClient<Database>['from'];
   functions: FunctionsClient;
 }
 
@@ -60,7 +62,7 @@ export function supabase(): BrowserClient {
     detectSessionInUrl: false,
     flowType: 'implicit',
   });
-  const rest = new PostgrestClient(`${base}/rest/v1`, { fetch: fetchWithAuth(auth, true) });
+  const rest = new PostgrestClient<Database>(`${base}/rest/v1`, { fetch: fetchWithAuth(auth, true) });
   // New-style keys (sb_publishable_…) are not JWTs, so Edge Functions get them as apikey only.
   const functions = new FunctionsClient(`${base}/functions/v1`, {
     customFetch: fetchWithAuth(auth, !SUPABASE_KEY.startsWith('sb_')),

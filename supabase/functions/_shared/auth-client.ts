@@ -1,5 +1,6 @@
 // supabase-js as the account functions use it to call the auth service on a visitor's behalf.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../../database.types.ts';
 import { type Env, requireEnv } from './env.ts';
 
 /**
@@ -11,8 +12,8 @@ import { type Env, requireEnv } from './env.ts';
  * local auth service believes the visitor's entry only when TRUSTED_PROXIES names the function's address,
  * otherwise it counts the function. An unknown address is not sent.
  */
-export function visitorAuthClient(env: Env, ip: string): SupabaseClient {
-  return createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_ANON_KEY'), {
+export function visitorAuthClient(env: Env, ip: string): SupabaseClient<Database> {
+  return createClient<Database>(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_ANON_KEY'), {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, flowType: 'implicit' },
     global: { headers: ip === 'unknown' ? {} : { 'X-Forwarded-For': ip } },
   });

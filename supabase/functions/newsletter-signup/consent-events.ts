@@ -2,6 +2,7 @@
 // newsletter_consent_events (migration 20261126100200). Rows are only appended: the table's trigger refuses
 // UPDATE and DELETE to every API role, service_role included, and sets each row's time to the database's.
 import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database, Tables } from '../../database.types.ts';
 
 export const EVENTS_TABLE = 'newsletter_consent_events';
 
@@ -25,15 +26,13 @@ export interface ConsentEvent extends RequestMeta {
 }
 
 /** The request behind a confirmation: what the newest 'requested' event of a subscriber holds. */
-export interface RequestedConsent {
-  ip: string | null;
-  user_agent: string | null;
-  consent_text_version: string | null;
-  created_at: string;
-}
+export type RequestedConsent = Pick<
+  Tables<'newsletter_consent_events'>,
+  'ip' | 'user_agent' | 'consent_text_version' | 'created_at'
+>;
 
 /** Appends one event; throws when it could not be stored (the caller then does not act on the request). */
-export async function recordConsentEvent(db: SupabaseClient, event: ConsentEvent): Promise<void> {
+export async function recordConsentEvent(db: SupabaseClient<Database>, event: ConsentEvent): Promise<void> {
   const { error } = await db.from(EVENTS_TABLE).insert({
     subscriber_id: event.subscriberId,
     kind: event.kind,
@@ -50,7 +49,10 @@ export async function recordConsentEvent(db: SupabaseClient, event: ConsentEvent
  * The newest mailed request of a subscriber: the one whose link is being confirmed, since each new link replaces
  * the last. Null for a row stored before the record existed.
  */
-export async function latestRequest(db: SupabaseClient, subscriberId: string): Promise<RequestedConsent | null> {
+export async function latestRequest(
+  db: SupabaseClient<Database>,
+  subscriberId: string,
+): Promise<RequestedConsent | null> {
   const { data, error } = await db
     .from(EVENTS_TABLE)
     .select('ip, user_agent, consent_text_version, created_at')
@@ -60,5 +62,5 @@ export async function latestRequest(db: SupabaseClient, subscriberId: string): P
     .limit(1)
     .maybeSingle();
   if (error) throw new Error(`Could not read the consent record: ${error.message}`);
-  return data as RequestedConsent | null;
+  return data;
 }

@@ -7,6 +7,7 @@
 // mails that link (never within the hour after the withdrawal or the last mail), but changes nothing else of the
 // row, so whoever knows the address cannot undo the withdrawal or overwrite how consent was given and withdrawn.
 import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database, Tables } from '../../database.types.ts';
 import type { Mailer, OutgoingMail } from '../_shared/mail.ts';
 import { latestRequest, type RequestMeta, recordConsentEvent } from './consent-events.ts';
 import { type UnsubscribeKey, unsubscribeHeaders, unsubscribeUrl } from './unsubscribe.ts';
@@ -24,7 +25,7 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export interface NewsletterDeps {
   /** supabase-js with the service_role key (the table is closed to anon and authenticated). */
-  db: SupabaseClient;
+  db: SupabaseClient<Database>;
   mailer: Mailer;
   /** The site, for the landing page (SITE_URL). */
   siteUrl: string;
@@ -52,15 +53,10 @@ export class MailFailedError extends Error {
   override name = 'MailFailedError';
 }
 
-interface SubscriberRow {
-  id: string;
-  email: string;
-  status: 'pending' | 'verified' | 'unsubscribed';
-  verify_sent_at: string | null;
-  verify_expires_at: string | null;
-  unsubscribed_at: string | null;
-  consent_text_version: string | null;
-}
+type SubscriberRow = Pick<
+  Tables<'newsletter_subscribers'>,
+  'id' | 'email' | 'status' | 'verify_sent_at' | 'verify_expires_at' | 'unsubscribed_at' | 'consent_text_version'
+>;
 
 const ROW_COLUMNS = 'id, email, status, verify_sent_at, verify_expires_at, unsubscribed_at, consent_text_version';
 
@@ -142,7 +138,7 @@ async function findByEmail(deps: NewsletterDeps, email: string): Promise<Subscri
     .eq('email_key', email.toLowerCase())
     .maybeSingle();
   if (error) throw new Error(`Could not read newsletter subscribers: ${error.message}`);
-  return data as SubscriberRow | null;
+  return data;
 }
 
 /** The unsubscribe URL of subscriber `id`, signed with the function's key. */
@@ -227,7 +223,7 @@ export async function subscribe(email: string, meta: SignupMeta, deps: Newslette
         .single();
       if (error?.code === UNIQUE_VIOLATION) continue;
       if (error || !data) throw new Error(`Could not store the sign-up: ${error?.message ?? 'no row returned'}`);
-      await recordAndMail(deps, (data as { id: string }).id, email, token, meta);
+      await recordAndMail(deps, data.id, email, token, meta);
       return 'mailed';
     }
     if (existing.status === 'verified') return 'already-verified';
@@ -275,7 +271,7 @@ export async function verify(token: string | null, deps: NewsletterDeps, meta: R
   const hash = await hashToken(token);
   const { data, error } = await deps.db.from(TABLE).select(ROW_COLUMNS).eq('verify_token_hash', hash).maybeSingle();
   if (error) throw new Error(`Could not read newsletter subscribers: ${error.message}`);
-  const row = data as SubscriberRow | null;
+  const row: SubscriberRow | null = data;
   if (!row) return 'invalid';
   if (row.status === 'verified') return 'verified';
   if (!row.verify_expires_at || Date.parse(row.verify_expires_at) <= now.getTime()) return 'expired';

@@ -3,8 +3,10 @@
 // to that one row, the same in every isolate and in every mail sent to the subscriber, and checked without a
 // database read (a forged link costs one HMAC, never a query).
 import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../../database.types.ts';
 import type { Env } from '../_shared/env.ts';
 import { type RequestMeta, recordConsentEvent } from './consent-events.ts';
+import type { TABLE } from './newsletter.ts';
 
 /** The path under the function that unsubscribes: /functions/v1/newsletter-signup/unsubscribe. */
 export const UNSUBSCRIBE_PATH = 'unsubscribe';
@@ -85,7 +87,7 @@ export function isUnsubscribePath(req: Request): boolean {
 export type UnsubscribeOutcome = 'unsubscribed' | 'invalid';
 
 export interface UnsubscribeDeps {
-  db: SupabaseClient;
+  db: SupabaseClient<Database>;
   key: UnsubscribeKey;
   now?: () => Date;
 }
@@ -93,13 +95,6 @@ export interface UnsubscribeDeps {
 /** The unsubscribe request: who sent it, and how (a click on the link, or a mail client's one-click POST). */
 export interface UnsubscribeRequest extends RequestMeta {
   via: 'link' | 'one-click';
-}
-
-interface SubscriberState {
-  email: string;
-  status: 'pending' | 'verified' | 'unsubscribed';
-  verify_token_hash: string | null;
-  consent_text_version: string | null;
 }
 
 /**
@@ -113,17 +108,16 @@ export async function unsubscribe(
   token: string | null,
   request: UnsubscribeRequest,
   deps: UnsubscribeDeps,
-  table: string,
+  table: typeof TABLE,
 ): Promise<UnsubscribeOutcome> {
   if (!id || !token || !(await deps.key.check(id, token))) return 'invalid';
   const now = (deps.now ?? (() => new Date()))();
-  const { data, error: readError } = await deps.db
+  const { data: row, error: readError } = await deps.db
     .from(table)
     .select('email, status, verify_token_hash, consent_text_version')
     .eq('id', id)
     .maybeSingle();
   if (readError) throw new Error(`Could not read the subscriber: ${readError.message}`);
-  const row = data as SubscriberState | null;
   if (!row || (row.status === 'unsubscribed' && !row.verify_token_hash)) return 'unsubscribed';
   await recordConsentEvent(deps.db, {
     subscriberId: id,

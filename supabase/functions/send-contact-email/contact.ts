@@ -2,6 +2,7 @@
 // A message is never lost to a mail failure: it stays 'pending' and the retry (a schedule calling
 // deliverPending through the function's /retry entry) sends it once mail works again.
 import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database, Tables } from '../../database.types.ts';
 import type { Mailer, OutgoingMail } from '../_shared/mail.ts';
 import type { ContactInput } from '../_shared/schemas.ts';
 
@@ -20,7 +21,7 @@ export const RETRY = {
 
 export interface ContactDeps {
   /** supabase-js with the service_role key (the table is closed to anon and authenticated). */
-  db: SupabaseClient;
+  db: SupabaseClient<Database>;
   mailer: Mailer;
   /** Where contact messages go (CONTACT_INBOX). */
   inbox: string;
@@ -32,10 +33,8 @@ export interface RequestMeta {
   userAgent: string | null;
 }
 
-export interface StoredMessage extends ContactInput {
-  id: string;
-  attempts: number;
-}
+/** A stored message as a delivery needs it: what was sent, its row and how many attempts it has had. */
+export type StoredMessage = Pick<Tables<'contact_messages'>, keyof ContactInput | 'id' | 'attempts'>;
 
 export interface SubmitResult {
   id: string;
@@ -122,7 +121,7 @@ export async function submitContact(input: ContactInput, meta: RequestMeta, deps
     .select('id')
     .single();
   if (error || !data) throw new Error(`Could not store the contact message: ${error?.message ?? 'no row returned'}`);
-  const id = (data as { id: string }).id;
+  const { id } = data;
   const delivered = await deliver(deps, { ...input, id, attempts: 1 });
   return { id, delivered };
 }
@@ -137,7 +136,7 @@ export async function deliverPending(deps: ContactDeps): Promise<RetryTally> {
   for (let i = 0; i < RETRY.batch; i++) {
     const { data, error } = await deps.db.rpc('claim_contact_message', { lease_seconds: RETRY.leaseSeconds });
     if (error) throw new Error(`Could not claim a contact message: ${error.message}`);
-    const row = ((data ?? []) as StoredMessage[])[0];
+    const row = data?.[0];
     if (!row) break;
     if (await deliver(deps, row)) tally.delivered += 1;
     else {

@@ -4,6 +4,7 @@
 // be sure of their claimed identity"). So whoever signed an address up first would hold the account once its
 // owner clicks the confirmation link. user-signup removes such an account before signing the address up afresh.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../../database.types.ts';
 import { type Env, requireEnv } from '../_shared/env.ts';
 
 export interface PendingAccounts {
@@ -21,10 +22,10 @@ const TIMEOUT_MS = 10_000;
  * through the auth service's admin API, as any deletion of a user does.
  */
 export function pendingAccounts(env: Env): PendingAccounts {
-  let admin: SupabaseClient | undefined;
+  let admin: SupabaseClient<Database> | undefined;
   return {
     async removeUnconfirmed(email) {
-      admin ??= createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
+      admin ??= createClient<Database>(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
         auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
         global: { fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) }) },
       });
