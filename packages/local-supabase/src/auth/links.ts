@@ -1,6 +1,5 @@
 // Emailed links: a fresh OTP per mail, its hash stored as the user's one-time token, then the mail.
 // The token is stored before sending (so a quick click finds it) and put back if the mail fails.
-import type { Queryable } from '../db/types.ts';
 import { AuthError } from './errors.ts';
 import { actionLink, checkFrequency, type MailKind, type VerifyType } from './mail.ts';
 import { restoreOneTimeToken, storeOneTimeToken, type TokenType } from './one-time-tokens.ts';
@@ -22,14 +21,21 @@ function userMetadata(user: UserRow): Record<string, unknown> {
   return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
 }
 
+/** What every emailed link needs: whose it is, where it leads, and who asked. */
+export interface LinkOptions {
+  user: UserRow;
+  /** Where the link sends the browser after verifying (redirect_to, already checked against the allow-list). */
+  redirectTo: string;
+  /** The link carries a PKCE flow: `?code=` instead of tokens in the fragment. */
+  pkce: boolean;
+  /** The client address whose share of the mail budget the mail uses (mail.ts). */
+  client?: string | null;
+}
+
 async function sendLink(
   ctx: AuthContext,
-  db: Queryable,
-  user: UserRow,
-  redirectTo: string,
-  pkce: boolean,
+  { user, redirectTo, pkce, client }: LinkOptions,
   mail: LinkMail,
-  client: string | null | undefined,
 ): Promise<void> {
   checkFrequency(ctx.settings, mail.sentAt);
   const email = user.email ?? '';
@@ -41,7 +47,7 @@ async function sendLink(
   const token = `${prefix}${tokenHash(email, otp)}`;
   const link = `${prefix}${linkToken()}`;
   const now = new Date().toISOString();
-  await storeOneTimeToken(db, user.id, email, mail.tokenType, token, now, link);
+  await storeOneTimeToken(ctx.db, user.id, email, mail.tokenType, token, now, link);
   try {
     await ctx.mail.send(
       mail.kind,
@@ -59,7 +65,13 @@ async function sendLink(
     );
   } catch (err) {
     // Put the previous link back: a mail that never left must not change what the user can do.
-    await restoreOneTimeToken(db, user.id, mail.tokenType, { token: mail.previousToken, sentAt: mail.sentAt }, link);
+    await restoreOneTimeToken(
+      ctx.db,
+      user.id,
+      mail.tokenType,
+      { token: mail.previousToken, sentAt: mail.sentAt },
+      link,
+    );
     if (err instanceof AuthError) throw err;
     console.error(`auth: ${mail.failure.toLowerCase()}:`, err);
     throw new AuthError(500, 'unexpected_failure', mail.failure);
@@ -74,82 +86,37 @@ async function sendLink(
 }
 
 /** sendConfirmation: the sign-up link (type=signup). */
-export function sendConfirmation(
-  ctx: AuthContext,
-  db: Queryable,
-  user: UserRow,
-  redirectTo: string,
-  pkce: boolean,
-  client?: string | null,
-) {
-  return sendLink(
-    ctx,
-    db,
-    user,
-    redirectTo,
-    pkce,
-    {
-      kind: 'confirmation',
-      verifyType: 'signup',
-      tokenType: 'confirmation_token',
-      sentAt: user.confirmation_sent_at,
-      previousToken: user.confirmation_token,
-      failure: 'Error sending confirmation email',
-    },
-    client,
-  );
+export function sendConfirmation(ctx: AuthContext, options: LinkOptions) {
+  return sendLink(ctx, options, {
+    kind: 'confirmation',
+    verifyType: 'signup',
+    tokenType: 'confirmation_token',
+    sentAt: options.user.confirmation_sent_at,
+    previousToken: options.user.confirmation_token,
+    failure: 'Error sending confirmation email',
+  });
 }
 
 /** sendPasswordRecovery: the reset link (type=recovery). */
-export function sendRecovery(
-  ctx: AuthContext,
-  db: Queryable,
-  user: UserRow,
-  redirectTo: string,
-  pkce: boolean,
-  client?: string | null,
-) {
-  return sendLink(
-    ctx,
-    db,
-    user,
-    redirectTo,
-    pkce,
-    {
-      kind: 'recovery',
-      verifyType: 'recovery',
-      tokenType: 'recovery_token',
-      sentAt: user.recovery_sent_at,
-      previousToken: user.recovery_token,
-      failure: 'Error sending recovery email',
-    },
-    client,
-  );
+export function sendRecovery(ctx: AuthContext, options: LinkOptions) {
+  return sendLink(ctx, options, {
+    kind: 'recovery',
+    verifyType: 'recovery',
+    tokenType: 'recovery_token',
+    sentAt: options.user.recovery_sent_at,
+    previousToken: options.user.recovery_token,
+    failure: 'Error sending recovery email',
+  });
 }
 
 /** sendMagicLink: a sign-in link (type=magiclink), sharing the recovery token and its timer as in GoTrue. */
-export function sendMagicLink(
-  ctx: AuthContext,
-  db: Queryable,
-  user: UserRow,
-  redirectTo: string,
-  pkce: boolean,
-  client?: string | null,
-) {
-  return sendLink(
-    ctx,
-    db,
-    user,
-    redirectTo,
-    pkce,
-    {
-      kind: 'magic_link',
-      verifyType: 'magiclink',
-      tokenType: 'recovery_token',
-      sentAt: user.recovery_sent_at,
-      previousToken: user.recovery_token,
-      failure: 'Error sending magic link email',
-    },
-    client,
-  );
+export function sendMagicLink(ctx: AuthContext, options: LinkOptions) {
+  return sendLink(ctx, options, {
+    kind: 'magic_link',
+    verifyType: 'magiclink',
+    tokenType: 'recovery_token',
+    sentAt: options.user.recovery_sent_at,
+    previousToken: options.user.recovery_token,
+    failure: 'Error sending magic link email',
+  });
 }

@@ -118,6 +118,21 @@ export function handle(fn: Handler): Handler {
   };
 }
 
+/** A named endpoint, as GoTrue's API methods: the request, and the auth service's context. */
+export type Endpoint = (c: Context, ctx: AuthContext) => Promise<Response>;
+
+/**
+ * Binds endpoints for a route table: `const admin = endpoints(ctx, requireAdmin)` then
+ * `app.get('/admin/users', admin(adminUsers))`. The guard runs first; errors become GoTrue's answers.
+ */
+export function endpoints(ctx: AuthContext, guard?: (c: Context, ctx: AuthContext) => Promise<unknown>) {
+  return (endpoint: Endpoint): Handler =>
+    handle(async (c) => {
+      if (guard) await guard(c, ctx);
+      return endpoint(c, ctx);
+    });
+}
+
 export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }

@@ -1,9 +1,14 @@
 // Features this project keeps switched off, answered as GoTrue answers them when they are off: OAuth sign-in
 // (`GET /authorize`). Sources, from supabase/auth: internal/api/external.go (GetExternalProviderRedirectURL,
 // Provider), internal/api/provider_constants.go, internal/conf/configuration.go (ValidateOAuth).
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { badRequest } from '../errors.ts';
-import { type AuthContext, handle } from '../request.ts';
+import { type AuthContext, endpoints } from '../request.ts';
+
+export function disabledRoutes(app: Hono, ctx: AuthContext) {
+  const on = endpoints(ctx);
+  app.get('/authorize', on(authorize));
+}
 
 /** GoTrue's OAuth providers (provider_constants.go, the cases of Provider()); none is enabled here. */
 export const OAUTH_PROVIDERS = [
@@ -42,12 +47,7 @@ function providerError(name: string): string {
   return `Provider ${lower} could not be found`;
 }
 
-export function disabledRoutes(app: Hono, _ctx: AuthContext) {
-  // supabase-js signInWithOAuth only builds this URL; the browser opening it gets GoTrue's JSON error.
-  app.get(
-    '/authorize',
-    handle(async (c) => {
-      throw badRequest('validation_failed', `Unsupported provider: ${providerError(c.req.query('provider') ?? '')}`);
-    }),
-  );
+/** GET /authorize: supabase-js signInWithOAuth only builds this URL; the browser opening it gets GoTrue's JSON error. */
+async function authorize(c: Context): Promise<Response> {
+  throw badRequest('validation_failed', `Unsupported provider: ${providerError(c.req.query('provider') ?? '')}`);
 }

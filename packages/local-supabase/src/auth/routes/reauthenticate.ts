@@ -5,7 +5,7 @@
 // needs the code this route mails: 400 reauthentication_needed without it, 422 reauthentication_not_valid for
 // a wrong or expired one. A good code is used up at once (reauthentication_token emptied, and the user's
 // one-time tokens deleted), even if the change then fails for another reason, as in GoTrue.
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { Queryable } from '../../db/types.ts';
 import { badRequest, unprocessable } from '../errors.ts';
 import { requireAuthentication } from '../guard.ts';
@@ -17,10 +17,15 @@ import {
 } from '../one-time-tokens.ts';
 import { generateOtp, tokenHash } from '../otp.ts';
 import type { AuthContext } from '../request.ts';
-import { handle, json } from '../request.ts';
+import { endpoints, json } from '../request.ts';
 import type { SessionFacts } from '../sessions.ts';
 import type { AuthSettings } from '../settings.ts';
 import type { UserRow } from '../users.ts';
+
+export function reauthenticateRoutes(app: Hono, ctx: AuthContext) {
+  const on = endpoints(ctx);
+  app.get('/reauthenticate', on(reauthenticate));
+}
 
 /** GoTrue's "recently signed in" window of UserUpdate: 24 hours from the session's creation. */
 export const RECENT_SIGN_IN_SECONDS = 24 * 3600;
@@ -57,36 +62,31 @@ export async function verifyReauthentication(
   await consumeReauthenticationToken(db, user.id);
 }
 
-export function reauthenticateRoutes(app: Hono, ctx: AuthContext) {
+/** GET /reauthenticate. */
+async function reauthenticate(c: Context, ctx: AuthContext): Promise<Response> {
   const { settings } = ctx;
+  const { user } = await requireAuthentication(c, ctx);
+  const email = user.email ?? '';
+  if (email === '' && (user.phone ?? '') === '') {
+    throw badRequest('validation_failed', 'Reauthentication requires the user to have an email or a phone number');
+  }
+  // The product has no phone sign-in, so a user without an email cannot exist here.
+  if (!user.email_confirmed_at) throw unprocessable('email_not_confirmed', 'Please verify your email first.');
+  checkFrequency(settings, user.reauthentication_sent_at);
 
-  app.get(
-    '/reauthenticate',
-    handle(async (c) => {
-      const { user } = await requireAuthentication(c, ctx);
-      const email = user.email ?? '';
-      if (email === '' && (user.phone ?? '') === '') {
-        throw badRequest('validation_failed', 'Reauthentication requires the user to have an email or a phone number');
-      }
-      // The product has no phone sign-in, so a user without an email cannot exist here.
-      if (!user.email_confirmed_at) throw unprocessable('email_not_confirmed', 'Please verify your email first.');
-      checkFrequency(settings, user.reauthentication_sent_at);
-
-      const otp = generateOtp(settings.otpLength);
-      const hash = tokenHash(email, otp);
-      // The mail goes first: when it cannot be sent, the previous code stays the valid one.
-      await ctx.mail.send('reauthentication', email, {
-        ConfirmationURL: '',
-        Email: email,
-        Token: otp,
-        TokenHash: '',
-        SiteURL: settings.siteUrl,
-        RedirectTo: '',
-        Data: user.raw_user_meta_data ?? {},
-      });
-      const now = new Date().toISOString();
-      await storeReauthenticationToken(ctx.db, user.id, email, hash, now);
-      return json({});
-    }),
-  );
+  const otp = generateOtp(settings.otpLength);
+  const hash = tokenHash(email, otp);
+  // The mail goes first: when it cannot be sent, the previous code stays the valid one.
+  await ctx.mail.send('reauthentication', email, {
+    ConfirmationURL: '',
+    Email: email,
+    Token: otp,
+    TokenHash: '',
+    SiteURL: settings.siteUrl,
+    RedirectTo: '',
+    Data: user.raw_user_meta_data ?? {},
+  });
+  const now = new Date().toISOString();
+  await storeReauthenticationToken(ctx.db, user.id, email, hash, now);
+  return json({});
 }

@@ -6,7 +6,7 @@ import { AuthError, badRequest, forbidden } from '../errors.ts';
 import { encodeValues, GoUrl, values } from '../go-url.ts';
 import { findUserIdByToken, recordFailedVerification, type TokenType } from '../one-time-tokens.ts';
 import { issueAuthCode, PKCE_PREFIX, tokenHash } from '../otp.ts';
-import { type AuthContext, grantParams, handle, json, limitPerIp, readBody, referrer, str } from '../request.ts';
+import { type AuthContext, endpoints, grantParams, json, limitPerIp, readBody, referrer, str } from '../request.ts';
 import { issueSession, type TokenResponse } from '../sessions.ts';
 import {
   confirmUser,
@@ -17,6 +17,12 @@ import {
   type UserRow,
   validateEmail,
 } from '../users.ts';
+
+export function verifyRoutes(app: Hono, ctx: AuthContext) {
+  const on = endpoints(ctx);
+  app.get('/verify', on(verifyGet));
+  app.post('/verify', on(verifyPost));
+}
 
 const LINK_INVALID = 'Email link is invalid or has expired';
 
@@ -141,100 +147,94 @@ function seeOther(location: string): Response {
   return new Response(null, { status: 303, headers: { Location: location } });
 }
 
-export function verifyRoutes(app: Hono, ctx: AuthContext) {
+/** GET /verify. */
+async function verifyGet(c: Context, ctx: AuthContext): Promise<Response> {
   const { settings } = ctx;
+  limitPerIp(c, ctx, 'verify');
+  const token = c.req.query('token') ?? '';
+  const type = c.req.query('type') ?? '';
+  const redirectTo = referrer(c, ctx);
+  if (type === '') throw badRequest('validation_failed', 'Verify requires a verification type');
+  if (token === '') throw badRequest('validation_failed', 'Verify requires a token or a token hash');
+  const pkce = token.startsWith(PKCE_PREFIX);
+  const method = PKCE_METHODS[type];
+  if (pkce && !method) throw badRequest('validation_failed', `unsupported authentication method "${type}"`);
+  const grant = grantParams(c, ctx);
 
-  app.get(
-    '/verify',
-    handle(async (c: Context) => {
-      limitPerIp(c, ctx, 'verify');
-      const token = c.req.query('token') ?? '';
-      const type = c.req.query('type') ?? '';
-      const redirectTo = referrer(c, ctx);
-      if (type === '') throw badRequest('validation_failed', 'Verify requires a verification type');
-      if (token === '') throw badRequest('validation_failed', 'Verify requires a token or a token hash');
-      const pkce = token.startsWith(PKCE_PREFIX);
-      const method = PKCE_METHODS[type];
-      if (pkce && !method) throw badRequest('validation_failed', `unsupported authentication method "${type}"`);
-      const grant = grantParams(c, ctx);
+  try {
+    const result = await ctx.db.transaction(async (tx) => {
+      const found = await userByTokenHash(ctx, tx, type, token);
+      const user = await applyVerification(tx, found.user, found.type);
+      if (pkce) return { code: await issueAuthCode(tx, user.id, method) };
+      return { session: await issueSession(tx, settings, user, 'otp', grant), type: found.type };
+    });
+    if ('code' in result) return seeOther(new GoUrl(redirectTo).set('code', result.code as string).toString());
+    const s = result.session as TokenResponse;
+    const fragment = encodeValues(
+      values({
+        access_token: s.access_token,
+        expires_at: String(s.expires_at),
+        expires_in: String(s.expires_in),
+        refresh_token: s.refresh_token,
+        sb: '',
+        token_type: s.token_type,
+        type: result.type as string,
+      }),
+    );
+    return seeOther(`${redirectTo}#${fragment}`);
+  } catch (err) {
+    if (err instanceof AuthError) return seeOther(errorRedirect(redirectTo, err, pkce));
+    throw err;
+  }
+}
 
-      try {
-        const result = await ctx.db.transaction(async (tx) => {
-          const found = await userByTokenHash(ctx, tx, type, token);
-          const user = await applyVerification(tx, found.user, found.type);
-          if (pkce) return { code: await issueAuthCode(tx, user.id, method) };
-          return { session: await issueSession(tx, settings, user, 'otp', grant), type: found.type };
-        });
-        if ('code' in result) return seeOther(new GoUrl(redirectTo).set('code', result.code as string).toString());
-        const s = result.session as TokenResponse;
-        const fragment = encodeValues(
-          values({
-            access_token: s.access_token,
-            expires_at: String(s.expires_at),
-            expires_in: String(s.expires_in),
-            refresh_token: s.refresh_token,
-            sb: '',
-            token_type: s.token_type,
-            type: result.type as string,
-          }),
-        );
-        return seeOther(`${redirectTo}#${fragment}`);
-      } catch (err) {
-        if (err instanceof AuthError) return seeOther(errorRedirect(redirectTo, err, pkce));
-        throw err;
-      }
-    }),
-  );
-
-  app.post(
-    '/verify',
-    handle(async (c) => {
-      limitPerIp(c, ctx, 'verify');
-      const body = await readBody(c);
-      const type = str(body, 'type');
-      const token = str(body, 'token');
-      let hash = str(body, 'token_hash');
-      const email = str(body, 'email');
-      const phone = str(body, 'phone');
-      const redirect = str(body, 'redirect_to');
-      if (type === '') throw badRequest('validation_failed', 'Verify requires a verification type');
-      if ((token === '' && hash === '') || (token !== '' && hash !== '')) {
-        throw badRequest('validation_failed', 'Verify requires either a token or a token hash');
-      }
-      let normalizedEmail = '';
-      if (token !== '') {
-        if (phone !== '' && email === '') throw badRequest('phone_provider_disabled', 'Phone logins are disabled');
-        if (!(phone === '' && email !== '')) {
-          throw badRequest('validation_failed', 'Only an email address or phone number should be provided on verify');
-        }
-        try {
-          normalizedEmail = validateEmail(email);
-        } catch {
-          throw new AuthError(422, 'validation_failed', 'Invalid email format');
-        }
-        hash = tokenHash(normalizedEmail, token);
-      } else if (email !== '' || phone !== '' || redirect !== '') {
-        throw badRequest('validation_failed', 'Only the token_hash and type should be provided');
-      }
-      const grant = grantParams(c, ctx);
-      let miss: Miss | undefined;
-      try {
-        const session = await ctx.db.transaction(async (tx) => {
-          const found =
-            token === ''
-              ? await userByTokenHash(ctx, tx, type, hash)
-              : await userByEmailOtp(ctx, tx, type, normalizedEmail, hash, (m) => {
-                  miss = m;
-                });
-          const user = await applyVerification(tx, found.user, found.type);
-          return issueSession(tx, settings, user, 'otp', grant);
-        });
-        return json(session);
-      } catch (err) {
-        // Counted after the transaction has rolled back, so that the count stays.
-        if (miss) await recordFailedVerification(ctx.db, miss.userId, miss.types);
-        throw err;
-      }
-    }),
-  );
+/** POST /verify. */
+async function verifyPost(c: Context, ctx: AuthContext): Promise<Response> {
+  const { settings } = ctx;
+  limitPerIp(c, ctx, 'verify');
+  const body = await readBody(c);
+  const type = str(body, 'type');
+  const token = str(body, 'token');
+  let hash = str(body, 'token_hash');
+  const email = str(body, 'email');
+  const phone = str(body, 'phone');
+  const redirect = str(body, 'redirect_to');
+  if (type === '') throw badRequest('validation_failed', 'Verify requires a verification type');
+  if ((token === '' && hash === '') || (token !== '' && hash !== '')) {
+    throw badRequest('validation_failed', 'Verify requires either a token or a token hash');
+  }
+  let normalizedEmail = '';
+  if (token !== '') {
+    if (phone !== '' && email === '') throw badRequest('phone_provider_disabled', 'Phone logins are disabled');
+    if (!(phone === '' && email !== '')) {
+      throw badRequest('validation_failed', 'Only an email address or phone number should be provided on verify');
+    }
+    try {
+      normalizedEmail = validateEmail(email);
+    } catch {
+      throw new AuthError(422, 'validation_failed', 'Invalid email format');
+    }
+    hash = tokenHash(normalizedEmail, token);
+  } else if (email !== '' || phone !== '' || redirect !== '') {
+    throw badRequest('validation_failed', 'Only the token_hash and type should be provided');
+  }
+  const grant = grantParams(c, ctx);
+  let miss: Miss | undefined;
+  try {
+    const session = await ctx.db.transaction(async (tx) => {
+      const found =
+        token === ''
+          ? await userByTokenHash(ctx, tx, type, hash)
+          : await userByEmailOtp(ctx, tx, type, normalizedEmail, hash, (m) => {
+              miss = m;
+            });
+      const user = await applyVerification(tx, found.user, found.type);
+      return issueSession(tx, settings, user, 'otp', grant);
+    });
+    return json(session);
+  } catch (err) {
+    // Counted after the transaction has rolled back, so that the count stays.
+    if (miss) await recordFailedVerification(ctx.db, miss.userId, miss.types);
+    throw err;
+  }
 }
