@@ -20,6 +20,7 @@ import {
 } from 'local-supabase/testing';
 import { parse } from 'smol-toml';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Database } from '../../supabase/database.types.ts';
 
 let t: TestStack;
 beforeAll(async () => {
@@ -35,7 +36,7 @@ const notifications = (
   }
 ).auth.email.notification;
 
-const client = (): SupabaseClient => createClient(t.url, t.config.anonKey, options);
+const client = (): SupabaseClient<Database> => createClient<Database>(t.url, t.config.anonKey, options);
 
 /** The operator's script, run as docs/operations.md says, against the test stack. */
 async function removeFactorScript(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -52,7 +53,7 @@ async function removeFactorScript(...args: string[]): Promise<{ code: number; st
 }
 
 /** The owner's "Forgot password?": the reset mail's code, exchanged for a session (aal1). */
-async function recoverySession(email: string): Promise<SupabaseClient> {
+async function recoverySession(email: string): Promise<SupabaseClient<Database>> {
   await t.mail.clear();
   const owner = client();
   expect((await owner.auth.resetPasswordForEmail(email)).error).toBeNull();

@@ -4,16 +4,19 @@
 // everything younger; only service_role may run it; the local stack's timer runs it as pg_cron does on hosted
 // Supabase.
 import { randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { startTestStack, type TestStack, until } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Database, TablesInsert } from '../../supabase/database.types.ts';
 
 const DAY = 24 * 3_600_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 const tag = () => randomUUID().slice(0, 8);
+/** The service-role client, typed by the schema. */
+const admin = (t: TestStack): SupabaseClient<Database> => t.admin();
 
 async function addContact(t: TestStack, createdAt: string): Promise<string> {
-  const { data, error } = await t
-    .admin()
+  const { data, error } = await admin(t)
     .from('contact_messages')
     .insert({
       name: 'Ann',
@@ -25,19 +28,21 @@ async function addContact(t: TestStack, createdAt: string): Promise<string> {
     })
     .select('id')
     .single();
-  expect(error).toBeNull();
-  return (data as { id: string }).id;
+  if (error) throw error;
+  return data.id;
 }
 
-async function addSubscriber(t: TestStack, fields: Record<string, unknown>): Promise<string> {
-  const { data, error } = await t
-    .admin()
+async function addSubscriber(
+  t: TestStack,
+  fields: Omit<TablesInsert<'newsletter_subscribers'>, 'email'>,
+): Promise<string> {
+  const { data, error } = await admin(t)
     .from('newsletter_subscribers')
     .insert({ email: `reader-${tag()}@example.com`, ...fields })
     .select('id')
     .single();
-  expect(error).toBeNull();
-  return (data as { id: string }).id;
+  if (error) throw error;
+  return data.id;
 }
 
 async function addCounter(t: TestStack, windowStart: string): Promise<string> {
@@ -50,7 +55,7 @@ async function addCounter(t: TestStack, windowStart: string): Promise<string> {
 }
 
 const exists = async (t: TestStack, table: 'contact_messages' | 'newsletter_subscribers', id: string) =>
-  ((await t.admin().from(table).select('id').eq('id', id)).data ?? []).length === 1;
+  ((await admin(t).from(table).select('id').eq('id', id)).data ?? []).length === 1;
 const counterExists = async (t: TestStack, key: string) =>
   (await t.stack.ctx.db.query('select 1 from private.rate_limit_hits where key = $1', [key])).length === 1;
 
@@ -82,7 +87,7 @@ describe('delete_expired_data', () => {
       verify_expires_at: new Date(Date.now() + DAY).toISOString(),
     });
 
-    const { data, error } = await t.admin().rpc('delete_expired_data');
+    const { data, error } = await admin(t).rpc('delete_expired_data');
     expect(error).toBeNull();
     expect(data).toEqual({
       contact_messages: 1,
@@ -154,7 +159,7 @@ describe('delete_expired_data', () => {
         ids[name].push(Number(row?.id));
       }
     }
-    const { data, error } = await t.admin().rpc('delete_expired_data');
+    const { data, error } = await admin(t).rpc('delete_expired_data');
     expect(error).toBeNull();
     const left = new Set(
       (await t.stack.ctx.db.query<{ id: number }>('select id from public.newsletter_consent_events')).map((r) =>

@@ -1,10 +1,11 @@
 // Row-level security and privileges through /rest/v1 with two real members, a visitor and the service
 // role, plus how the request's JWT picks (or refuses) the role.
 import { randomUUID } from 'node:crypto';
-import { createClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { signJwt } from 'local-supabase';
 import { createMember, type Member, rest, startTestStack, type TestStack, uniqueEmail } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Database, Tables } from '../../supabase/database.types.ts';
 
 let t: TestStack;
 let a: Member;
@@ -18,10 +19,9 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 async function storedProfile(id: string) {
-  const rows = await t.stack.ctx.db.query<Record<string, unknown>>(
-    'select user_id, first_name, last_name, email, email_verified from public.profiles where user_id = $1::uuid',
-    [id],
-  );
+  const rows = await t.stack.ctx.db.query<
+    Pick<Tables<'profiles'>, 'user_id' | 'first_name' | 'last_name' | 'email' | 'email_verified'>
+  >('select user_id, first_name, last_name, email, email_verified from public.profiles where user_id = $1::uuid', [id]);
   return rows[0];
 }
 
@@ -44,7 +44,8 @@ describe('profiles', () => {
   });
 
   test('a member reads their own profile as a bare object with .single()', async () => {
-    const { data, error, status } = await a.client.from('profiles').select('*').eq('user_id', a.id).single();
+    const member: SupabaseClient<Database> = a.client;
+    const { data, error, status } = await member.from('profiles').select('*').eq('user_id', a.id).single();
     expect(error).toBeNull();
     expect(status).toBe(200);
     expect(data).toMatchObject({
@@ -54,10 +55,10 @@ describe('profiles', () => {
       email: a.email,
       email_verified: true,
     });
-    expect(Object.keys(data as object).sort()).toEqual(
+    expect(Object.keys(data ?? {}).sort()).toEqual(
       ['created_at', 'email', 'email_verified', 'first_name', 'last_name', 'user_id'].sort(),
     );
-    expect(Number.isNaN(Date.parse((data as { created_at: string }).created_at))).toBe(false);
+    expect(Number.isNaN(Date.parse(data?.created_at ?? ''))).toBe(false);
   });
 
   test('a member updates their names: 204, null data, row changed', async () => {
@@ -139,7 +140,7 @@ describe('profiles', () => {
   });
 
   test('the service role reads and writes every profile', async () => {
-    const admin = t.admin();
+    const admin: SupabaseClient<Database> = t.admin();
     const read = await admin
       .from('profiles')
       .select('user_id,first_name')
@@ -181,7 +182,7 @@ describe('server-only tables', () => {
     expect(anonInsert.status).toBe(401);
     expect(anonInsert.error).toEqual(permissionDenied('newsletter_subscribers'));
 
-    const admin = t.admin();
+    const admin: SupabaseClient<Database> = t.admin();
     const created = await admin
       .from('newsletter_subscribers')
       .insert({ email, ip: '203.0.113.9' })
@@ -212,7 +213,7 @@ describe('server-only tables', () => {
 
   test('contact_messages: closed to visitors and members, open to the service role', async () => {
     const subject = `RLS check ${randomUUID()}`;
-    const admin = t.admin();
+    const admin: SupabaseClient<Database> = t.admin();
     const created = await admin
       .from('contact_messages')
       .insert({ name: 'Tester', email: 'tester@example.test', subject, message: 'Hello' })
@@ -240,7 +241,7 @@ describe('server-only tables', () => {
 
 describe('the JWT decides the role', () => {
   const clientWith = (token: string) =>
-    createClient(t.url, t.config.anonKey, {
+    createClient<Database>(t.url, t.config.anonKey, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       global: { headers: { Authorization: `Bearer ${token}` } },
     });
