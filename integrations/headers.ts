@@ -1,8 +1,8 @@
 // Writes the security headers of a built site next to its pages: `_headers` (Netlify, Cloudflare Pages) and
 // `_headers.nginx.conf` (a self-hosted nginx), from each page's CSP <meta> and the Supabase URL the pages call.
 // Runs after every `astro build` (the integration in astro.config.mjs); `node integrations/headers.ts [dir]` by hand.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   HEADERS_FILE,
@@ -14,33 +14,14 @@ import {
   renderHeadersFile,
   renderNginx,
 } from '../src/lib/security-headers.ts';
+import { builtPages } from './built-pages.ts';
 
 /** The default of the pages themselves (src/stores/auth.ts) when PUBLIC_SUPABASE_URL is unset. */
 export const LOCAL_SUPABASE_URL = 'http://127.0.0.1:54321';
 
-function htmlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === '_astro' ? [] : htmlFiles(path);
-    return name.endsWith('.html') ? [path] : [];
-  });
-}
-
-/** `/`, `/about-us` for directory pages; a page that is a file of its own keeps its name (`/404.html`). */
-export function routeOf(root: string, file: string): string {
-  const rel = relative(root, file).replaceAll('\\', '/');
-  if (rel === 'index.html') return '/';
-  if (rel.endsWith('/index.html')) return `/${rel.slice(0, -'/index.html'.length)}`;
-  return `/${rel}`;
-}
-
 /** Every built page with its CSP <meta>; throws naming the pages that have none. */
-export function builtPages(dir: string): PagePolicy[] {
-  const root = resolve(dir);
-  const pages = htmlFiles(root).map((file) => ({
-    route: routeOf(root, file),
-    meta: metaPolicy(readFileSync(file, 'utf8')),
-  }));
+export function pagePolicies(dir: string): PagePolicy[] {
+  const pages = builtPages(dir).map(({ route, file }) => ({ route, meta: metaPolicy(readFileSync(file, 'utf8')) }));
   const missing = pages.filter((p) => p.meta === null).map((p) => p.route);
   if (missing.length)
     throw new Error(`pages without a CSP <meta> (security.csp in astro.config.mjs): ${missing.join(', ')}`);
@@ -48,7 +29,7 @@ export function builtPages(dir: string): PagePolicy[] {
 }
 
 export function writeHostHeaders(dir: string, supabaseUrl: string): HeaderRule[] {
-  const rules = headerRules(builtPages(dir), { supabaseUrl });
+  const rules = headerRules(pagePolicies(dir), { supabaseUrl });
   writeFileSync(join(dir, HEADERS_FILE), renderHeadersFile(rules));
   writeFileSync(join(dir, NGINX_FILE), renderNginx(rules));
   return rules;

@@ -11,9 +11,10 @@
 // And the <head> gets a modulepreload link for each of the page's module scripts and each module they import,
 // so all are requested while the <head> is parsed, none a round trip after another.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtPages } from './built-pages.ts';
 
 /** A parsed stylesheet: statements (`@charset ...;`), and blocks whose body is text or child nodes. */
 export type CssNode =
@@ -373,17 +374,9 @@ export function prunePage(root: string, file: string): PageCssResult {
   return { file, before, after };
 }
 
-function htmlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === '_astro' ? [] : htmlFiles(path);
-    return name.endsWith('.html') ? [path] : [];
-  });
-}
-
 export function prunePages(dir: string): PageCssResult[] {
   const root = resolve(dir);
-  return htmlFiles(root).map((file) => prunePage(root, file));
+  return builtPages(root).map(({ file }) => prunePage(root, file));
 }
 
 /** The Astro integration: runs before the host header files are written from the pages' CSP metas. */

@@ -8,12 +8,13 @@
 // (TEST_SITE_PORT, TEST_API_PORT), a fresh stack on PGlite in a temporary DATA_DIR, the fixture feed server and
 // the site server. The member is created through the stack's admin API with a confirmed address and signed in
 // through the /auth page's form. `npm run audit:a11y -- /quiz /auth` audits only pages starting with those paths.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, devices, type Page } from '@playwright/test';
 import { DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
+import { builtPages } from '../integrations/built-pages.ts';
 import { copy, labels } from '../tests/content.ts';
 import { chromiumArgs, ensureChromium } from './lib/chromium.ts';
 import { buildForE2e, e2ePorts, startE2eEnvironment } from './lib/e2e-env.ts';
@@ -58,21 +59,6 @@ interface Outcome {
 
 const filters = process.argv.slice(2).filter((a) => a.startsWith('/'));
 const READY_TIMEOUT = 30_000;
-
-// --- The pages: every index.html of the build, and the 404 page (an unknown address) ---
-
-function builtRoutes(dir: string): string[] {
-  const routes: string[] = [];
-  const walk = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory() && entry.name !== '_astro') walk(path);
-      else if (entry.name === 'index.html') routes.push(`/${relative(dir, folder)}`.replace(/\/$/, '') || '/');
-    }
-  };
-  walk(dir);
-  return routes.sort();
-}
 
 // --- Waiting for a page to settle ---
 
@@ -506,7 +492,8 @@ const environment = await startE2eEnvironment(ports, join(work, 'data'), outDir)
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: chromiumArgs });
 let clean = false;
 try {
-  const list = states(builtRoutes(resolve(outDir)));
+  // Every page of the build; the 404 page is audited as an unknown address (states()).
+  const list = states(builtPages(outDir, { include404: false }).map((page) => page.route));
   const base = (viewport: Viewport) => ({ ...viewports[viewport], baseURL: environment.siteUrl });
   const signedIn: Partial<Record<Viewport, Awaited<ReturnType<typeof signedInStorage>>>> = {};
   for (const viewport of Object.keys(viewports) as Viewport[]) {

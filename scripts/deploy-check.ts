@@ -15,7 +15,7 @@ import {
 } from 'local-supabase';
 import { parse } from 'smol-toml';
 import { loadEnv } from 'vite';
-import { routeOf } from '../integrations/headers.ts';
+import { builtPages } from '../integrations/built-pages.ts';
 import {
   HEADERS_FILE,
   headersForPath,
@@ -154,10 +154,6 @@ function safeOrigin(url: string): string | null {
   }
 }
 
-function htmlPages(root: string): string[] {
-  return files(root).filter((f) => f.endsWith('.html') && !/^_astro[\\/]/.test(relative(root, f)));
-}
-
 /** The header files the build writes for static hosts: present, every page covered, within Cloudflare's limits. */
 export function checkHeaders(dir: string, env: Env): string[] {
   const root = resolve(dir);
@@ -180,10 +176,7 @@ export function checkHeaders(dir: string, env: Env): string[] {
   // One line per kind of problem, naming the paths it concerns (a stale build would repeat it on every page).
   const byProblem = new Map<string, string[]>();
   const flag = (problem: string, path: string) => byProblem.set(problem, [...(byProblem.get(problem) ?? []), path]);
-  const pages = htmlPages(root)
-    .map((file) => ({ file, route: routeOf(root, file) }))
-    .sort((a, b) => a.route.localeCompare(b.route));
-  for (const { file, route } of pages) {
+  for (const { file, route } of builtPages(root)) {
     const meta = metaPolicy(readFileSync(file, 'utf8'));
     for (const path of pagePaths(route)) {
       const csp = headersForPath(rules, path).get('Content-Security-Policy');

@@ -12,11 +12,12 @@
 // median is below 100.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { loadConfig, startStack } from 'local-supabase';
 import { freePort } from 'local-supabase/testing';
+import { builtPages } from '../integrations/built-pages.ts';
 import { TRADINGVIEW_FRAME_ORIGIN, TRADINGVIEW_SCRIPT } from '../src/lib/chart-widget.ts';
 import { buildIfStale } from './lib/build.ts';
 import { chromiumArgs, ensureChromium } from './lib/chromium.ts';
@@ -38,24 +39,10 @@ const ports = {
 const siteUrl = `http://127.0.0.1:${ports.site}`;
 const apiUrl = `http://127.0.0.1:${ports.api}`;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** Every page of the build by its address, the 404 page left out. */
+const builtRoutes = () => builtPages(OUT_DIR, { include404: false }).map((page) => page.route);
 
-/** Every page of the build: a route per index.html (build.format 'directory'), the 404 page left out. */
-export function builtRoutes(dir: string): string[] {
-  const routes: string[] = [];
-  const walk = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory() && entry.name !== '_astro') walk(path);
-      else if (entry.name === 'index.html') {
-        const route = relative(dir, folder).split(sep).join('/');
-        routes.push(route ? `/${route}` : '/');
-      }
-    }
-  };
-  walk(dir);
-  return routes.sort();
-}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The routes the sitemap lists: the public, indexable pages (noindex pages are left out of it by config). */
 export function sitemapRoutes(dir: string): Set<string> {
@@ -110,8 +97,8 @@ try {
   site = await startSiteServer({ dir: OUT_DIR, port: ports.site, imageOrigins: [feeds.origin] });
 
   const listed = sitemapRoutes(OUT_DIR);
-  const paths = named.length ? named : builtRoutes(OUT_DIR).filter((route) => listed.has(route));
-  const unlisted = builtRoutes(OUT_DIR).filter((route) => !listed.has(route));
+  const paths = named.length ? named : builtRoutes().filter((route) => listed.has(route));
+  const unlisted = builtRoutes().filter((route) => !listed.has(route));
   const blocked = await unreachable([new URL(TRADINGVIEW_SCRIPT).origin, TRADINGVIEW_FRAME_ORIGIN]);
 
   chrome = await chromeLauncher.launch({

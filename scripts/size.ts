@@ -2,9 +2,10 @@
 // the page's own HTML (gzip, its inline CSS included) against the first TCP window.
 // Counts inline scripts, external scripts, their static imports, modulepreloads and the islands' component
 // and renderer modules; JSON-LD and other non-JS script types do not count.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { builtPages } from '../integrations/built-pages.ts';
 
 const KB = 1024;
 export const budgets = { noIsland: 5 * KB, home: 20 * KB, islands: 130 * KB };
@@ -27,21 +28,6 @@ export const pageBudgets: Record<string, number> = {
   '/analysis': 130 * KB,
   '/settings': 130 * KB,
 };
-
-function htmlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === '_astro' ? [] : htmlFiles(path);
-    return name.endsWith('.html') ? [path] : [];
-  });
-}
-
-function routeOf(root: string, file: string): string {
-  const rel = relative(root, file).replaceAll('\\', '/');
-  if (rel === 'index.html') return '/';
-  if (rel.endsWith('/index.html')) return `/${rel.slice(0, -'/index.html'.length)}`;
-  return `/${rel.replace(/\.html$/, '')}`;
-}
 
 const gz = (text: string | Buffer) => gzipSync(text).length;
 
@@ -74,36 +60,33 @@ export interface PageSize {
 export const overBudget = (p: PageSize) => p.bytes > p.budget || p.html > HTML_BUDGET;
 
 export function measure(root: string): PageSize[] {
-  return htmlFiles(root)
-    .map((file) => {
-      const html = readFileSync(file, 'utf8');
-      const route = routeOf(root, file);
-      let bytes = 0;
-      const modules = new Set<string>();
-      for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
-        const attrs = m[1];
-        const type = /\btype=["']?([^"'\s>]+)/i.exec(attrs)?.[1];
-        if (type && type !== 'module' && type !== 'text/javascript') continue;
-        const src = /\bsrc=["']?([^"'\s>]+)/i.exec(attrs)?.[1];
-        if (src) moduleGraph(root, fileOf(root, src), modules);
-        else bytes += gz(m[2]);
+  return builtPages(root).map(({ route, file }) => {
+    const html = readFileSync(file, 'utf8');
+    let bytes = 0;
+    const modules = new Set<string>();
+    for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+      const attrs = m[1];
+      const type = /\btype=["']?([^"'\s>]+)/i.exec(attrs)?.[1];
+      if (type && type !== 'module' && type !== 'text/javascript') continue;
+      const src = /\bsrc=["']?([^"'\s>]+)/i.exec(attrs)?.[1];
+      if (src) moduleGraph(root, fileOf(root, src), modules);
+      else bytes += gz(m[2]);
+    }
+    for (const m of html.matchAll(/<link\b[^>]*rel=["']?modulepreload["']?[^>]*>/gi)) {
+      const href = /\bhref=["']?([^"'\s>]+)/i.exec(m[0])?.[1];
+      if (href) moduleGraph(root, fileOf(root, href), modules);
+    }
+    const islands = /<astro-island\b/i.test(html);
+    for (const m of html.matchAll(/<astro-island\b[^>]*>/gi)) {
+      for (const attr of ['component-url', 'renderer-url']) {
+        const url = new RegExp(`${attr}="([^"]+)"`).exec(m[0])?.[1];
+        if (url) moduleGraph(root, fileOf(root, url), modules);
       }
-      for (const m of html.matchAll(/<link\b[^>]*rel=["']?modulepreload["']?[^>]*>/gi)) {
-        const href = /\bhref=["']?([^"'\s>]+)/i.exec(m[0])?.[1];
-        if (href) moduleGraph(root, fileOf(root, href), modules);
-      }
-      const islands = /<astro-island\b/i.test(html);
-      for (const m of html.matchAll(/<astro-island\b[^>]*>/gi)) {
-        for (const attr of ['component-url', 'renderer-url']) {
-          const url = new RegExp(`${attr}="([^"]+)"`).exec(m[0])?.[1];
-          if (url) moduleGraph(root, fileOf(root, url), modules);
-        }
-      }
-      for (const path of modules) bytes += gz(readFileSync(path));
-      const budget = pageBudgets[route] ?? (islands ? budgets.islands : budgets.noIsland);
-      return { route, bytes, islands, budget, html: gz(html) };
-    })
-    .sort((a, b) => a.route.localeCompare(b.route));
+    }
+    for (const path of modules) bytes += gz(readFileSync(path));
+    const budget = pageBudgets[route] ?? (islands ? budgets.islands : budgets.noIsland);
+    return { route, bytes, islands, budget, html: gz(html) };
+  });
 }
 
 if (import.meta.main) {
