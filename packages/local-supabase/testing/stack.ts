@@ -29,10 +29,15 @@ export interface TestStack {
   stack: RunningStack;
   url: string;
   config: StackConfig;
-  /** A fresh supabase-js client with the anon key and no shared storage. */
+  /**
+   * A fresh supabase-js client with the anon key and no shared storage; `anon<Database>()` types its tables by
+   * the project's generated `Database`, as createClient<Database>() does.
+   */
   anon(): SupabaseClient;
-  /** A supabase-js client with the service_role key. */
+  anon<Database>(): SupabaseClient<Database>;
+  /** A supabase-js client with the service_role key (`admin<Database>()`: typed as `anon`). */
   admin(): SupabaseClient;
+  admin<Database>(): SupabaseClient<Database>;
   mail: {
     list(): Promise<MailSummary[]>;
     get(id: string): Promise<MailMessage>;
@@ -127,8 +132,8 @@ export async function startTestStack(overrides: Partial<StackConfig> = {}): Prom
   const stack = await startOnFreePorts(dataDir, database?.url, overrides);
   const ports = stack.config.ports;
   const mailBase = `http://127.0.0.1:${ports.mailWeb}/api/v1`;
-  const client = (key: string) =>
-    createClient(stack.url, key, {
+  const client = <Database>(key: string) =>
+    createClient<Database>(stack.url, key, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     });
   const mail = {
@@ -156,8 +161,8 @@ export async function startTestStack(overrides: Partial<StackConfig> = {}): Prom
     stack,
     url: stack.url,
     config: stack.config,
-    anon: () => client(stack.config.anonKey),
-    admin: () => client(stack.config.serviceRoleKey),
+    anon: <Database>() => client<Database>(stack.config.anonKey),
+    admin: <Database>() => client<Database>(stack.config.serviceRoleKey),
     mail,
     async stop() {
       await stack.stop();
