@@ -3,9 +3,8 @@
 import { expect, type Page, test } from '@playwright/test';
 import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
+import { API, MAIL_API as MAIL } from './env.ts';
 
-const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
-const MAIL = process.env.E2E_MAIL_API ?? 'http://127.0.0.1:54324/api/v1';
 // The local stack's demo keys (public values, see packages/local-supabase/README.md).
 const ANON_KEY =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';

@@ -8,13 +8,15 @@ import { expect, type Page, test } from '@playwright/test';
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { labels } from '../content.ts';
 import { postsTo } from './checks.ts';
+import { API, CAPTCHA_SITE_URL } from './env.ts';
 
-const CAPTCHA_SITE = process.env.E2E_CAPTCHA_URL;
-const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 const TURNSTILE_SCRIPT = 'https://challenges.cloudflare.com/turnstile/v0/api.js';
 
-test.skip(!CAPTCHA_SITE, 'needs the build with a CAPTCHA site key, which `npm test -- e2e` serves at E2E_CAPTCHA_URL');
-test.use({ baseURL: CAPTCHA_SITE });
+test.skip(
+  !CAPTCHA_SITE_URL,
+  'needs the build with a CAPTCHA site key, which `npm test -- e2e` serves at E2E_CAPTCHA_URL',
+);
+test.use({ baseURL: CAPTCHA_SITE_URL });
 test.describe.configure({ timeout: 60_000 });
 const AFTER_CALL = { timeout: 20_000 };
 

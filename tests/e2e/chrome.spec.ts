@@ -1,9 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { copy, fill } from '../content.ts';
+import { API } from './env.ts';
 
 const SESSION_KEY = 'sb-127-auth-token';
-const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 
 // The chrome's links and labels come from content/site/navigation.md (tests/content.ts).
 const site = copy('site/navigation');

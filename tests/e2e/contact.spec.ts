@@ -1,9 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
 import { labels, section } from '../content.ts';
 import { axeViolations, postsTo } from './checks.ts';
+import { API } from './env.ts';
 import { waitForMail } from './mail.ts';
 
-const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 const FUNCTION = `${API}/functions/v1/send-contact-email`;
 const INBOX = process.env.CONTACT_INBOX ?? 'support@signals.local';
 

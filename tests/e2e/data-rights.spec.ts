@@ -3,6 +3,7 @@ import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
+import { API } from './env.ts';
 
 // Your data in Settings against the real stack: Download my data saves a JSON file of the member's data, and
 // Delete my account asks for the password in a modal dialog, deletes the account and lands on / with a toast.
@@ -10,7 +11,6 @@ import { axeViolations } from './checks.ts';
 test.describe.configure({ timeout: 60_000 });
 const expect = baseExpect.configure({ timeout: 10_000 });
 
-const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 const SESSION_KEY = 'sb-127-auth-token';
 const PASSWORD = 'Str0ng!Passw0rd';
 const service = {

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { API } from './env.ts';
 
 // The site server sends the build's _headers rules, as Netlify and Cloudflare Pages do for the same build.
-const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 
 function directives(policy: string): Map<string, string[]> {
   return new Map(

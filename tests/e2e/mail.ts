@@ -1,7 +1,6 @@
 // The stack's mail catcher, as e2e tests read it (E2E_MAIL_API: its Mailpit-compatible API).
 import { expect } from '@playwright/test';
-
-const MAIL_API = process.env.E2E_MAIL_API ?? 'http://127.0.0.1:54324/api/v1';
+import { MAIL_API } from './env.ts';
 
 export interface CaughtMail {
   ID: string;

@@ -2,6 +2,7 @@ import { type BrowserContext, expect as baseExpect, type Page, test } from '@pla
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
+import { API } from './env.ts';
 
 // The signed-in area against the real stack: members are created with the auth admin API, signed in with
 // the password grant, and the session is stored where supabase-js keeps it before the page loads.
@@ -11,7 +12,6 @@ import { axeViolations } from './checks.ts';
 test.describe.configure({ timeout: 60_000 });
 const expect = baseExpect.configure({ timeout: 10_000 });
 
-const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 const SESSION_KEY = 'sb-127-auth-token';
 const PASSWORD = 'Str0ng!Passw0rd';
 

@@ -1,12 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
 import { axeViolations } from './checks.ts';
+import { API, FEEDS_URL } from './env.ts';
 
 // News pages against the real news function, which reads fixture feeds served on 127.0.0.1 by scripts/test.ts
 // (E2E_FEEDS_URL), fresh on every request. One test takes every feed down, so the tests here run one at a time.
 test.describe.configure({ mode: 'serial' });
 
-const feeds = process.env.E2E_FEEDS_URL ?? '';
-const api = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 const EMPTY = 'No news articles available. Please try refreshing.';
 const FAILED = 'Failed to load news. Please try again.';
 
@@ -39,7 +38,7 @@ async function hold(page: Page) {
 }
 
 async function articlesNow(request: import('@playwright/test').APIRequestContext, feed: string): Promise<number> {
-  const res = await request.get(`${api}/functions/v1/news?feed=${feed}`);
+  const res = await request.get(`${API}/functions/v1/news?feed=${feed}`);
   return ((await res.json()) as { articles: unknown[] }).articles.length;
 }
 
@@ -166,19 +165,19 @@ test('/investing-news: when the investing feed cannot be read, a toast for 3 sec
   page,
   request,
 }) => {
-  await request.post(`${feeds}/down/investing.xml`);
+  await request.post(`${FEEDS_URL}/down/investing.xml`);
   try {
     // Answers are refreshed in the background: wait until the function has seen the feed fail.
     await expect.poll(() => articlesNow(request, 'investing'), { timeout: 10_000 }).toBe(0);
-    const answer = await (await request.get(`${api}/functions/v1/news?feed=investing`)).json();
-    expect(answer.feeds.failed).toEqual([`${feeds}/feeds/investing.xml`]);
+    const answer = await (await request.get(`${API}/functions/v1/news?feed=investing`)).json();
+    expect(answer.feeds.failed).toEqual([`${FEEDS_URL}/feeds/investing.xml`]);
     await page.goto('/investing-news');
     const toast = page.getByText(FAILED);
     await expect(toast).toBeVisible(LOADED);
     await expect(page.getByText(EMPTY)).toBeVisible();
     await expect(toast).toBeHidden({ timeout: 5000 });
   } finally {
-    await request.post(`${feeds}/up`);
+    await request.post(`${FEEDS_URL}/up`);
     await expect.poll(() => articlesNow(request, 'investing'), { timeout: 10_000 }).toBe(20);
   }
 });
@@ -189,7 +188,7 @@ test('/investing-news with a real-world feed: broken pictures hidden without a l
 }) => {
   // A dozen articles with long HTML descriptions; five pictures answer 404 or drop the connection on the picture
   // host. Three more are broken in the browser: one 404, one refused connection, one that is not an image.
-  await request.post(`${feeds}/swap/investing.xml/real-world.xml`);
+  await request.post(`${FEEDS_URL}/swap/investing.xml/real-world.xml`);
   try {
     await expect.poll(() => articlesNow(request, 'investing'), { timeout: 10_000 }).toBe(12);
     await page.route('**/images/thumb-b.png', (route) => route.fulfill({ status: 404, body: 'gone' }));
@@ -247,7 +246,7 @@ test('/investing-news with a real-world feed: broken pictures hidden without a l
     // The browser, not the function, asked for the pictures that fail on their host.
     expect(requested.filter((url) => /missing-image|refused-image/.test(url))).not.toEqual([]);
   } finally {
-    await request.post(`${feeds}/up`);
+    await request.post(`${FEEDS_URL}/up`);
     await expect.poll(() => articlesNow(request, 'investing'), { timeout: 10_000 }).toBe(20);
   }
 });
@@ -256,7 +255,7 @@ test('every feed down: both pages show the empty message, and the investing page
   page,
   request,
 }) => {
-  await request.post(`${feeds}/down`);
+  await request.post(`${FEEDS_URL}/down`);
   try {
     // Answers are refreshed in the background: wait until the function has seen the feeds fail.
     await expect.poll(() => articlesNow(request, 'combined'), { timeout: 10_000 }).toBe(0);
@@ -268,7 +267,7 @@ test('every feed down: both pages show the empty message, and the investing page
     await expect(page.getByText(EMPTY)).toBeVisible(LOADED);
     await expect(page.getByText(FAILED)).toBeVisible();
   } finally {
-    await request.post(`${feeds}/up`);
+    await request.post(`${FEEDS_URL}/up`);
     await expect.poll(() => articlesNow(request, 'combined'), { timeout: 10_000 }).toBe(15);
     await expect.poll(() => articlesNow(request, 'investing'), { timeout: 10_000 }).toBe(20);
   }

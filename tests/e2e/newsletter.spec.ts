@@ -3,9 +3,9 @@ import { DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { consentVersion } from '../../src/lib/consent-version.ts';
 import { copy, labels, prose } from '../content.ts';
 import { axeViolations, postsTo } from './checks.ts';
+import { API } from './env.ts';
 import { sentTo, waitForMail } from './mail.ts';
 
-const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 const FUNCTION = `${API}/functions/v1/newsletter-signup`;
 
 const uniqueEmail = () => `reader-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`;

@@ -7,6 +7,7 @@ import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import * as OTPAuth from 'otpauth';
 import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
+import { API } from './env.ts';
 import { waitForMail } from './mail.ts';
 
 // A code is good once: a test that needs a second one waits for the app's next 30-second step, so these
@@ -14,7 +15,6 @@ import { waitForMail } from './mail.ts';
 test.describe.configure({ timeout: 180_000 });
 const expect = baseExpect.configure({ timeout: 10_000 });
 
-const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 const SESSION_KEY = 'sb-127-auth-token';
 const PASSWORD = 'Str0ng!Passw0rd';
 const service = { apikey: DEMO_SERVICE_ROLE_KEY, Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}` };

@@ -6,9 +6,9 @@
 import { expect, type Page, test } from '@playwright/test';
 import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
+import { API } from './env.ts';
 import { confirmationLink, sentTo, waitForMail } from './mail.ts';
 
-const API = process.env.E2E_SUPABASE_URL ?? 'http://127.0.0.1:54321';
 // The local stack's demo publishable key (a public value, see packages/local-supabase/README.md).
 const ANON_KEY =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
