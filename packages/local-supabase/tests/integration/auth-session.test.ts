@@ -183,39 +183,49 @@ describe('refresh tokens', () => {
   });
 });
 
-describe('reuse interval (set to 1 s for the test)', () => {
+describe('reuse interval (10 minutes for the test; the clock moved by back-dating the revocations)', () => {
+  const INTERVAL = 600;
   let short: TestStack;
   beforeAll(async () => {
-    short = await startTestStack({ authOverrides: { refreshTokenReuseInterval: 1 } });
+    short = await startTestStack({ authOverrides: { refreshTokenReuseInterval: INTERVAL } });
   });
   afterAll(() => short?.stop());
+
+  /** Moves every revocation of the session past the reuse interval, as if that much time had gone by. */
+  const pastInterval = (sessionId: string) =>
+    short.stack.ctx.db.query(
+      `update auth.refresh_tokens set updated_at = updated_at - make_interval(secs => $2::int + 1)
+        where session_id = $1::uuid and revoked`,
+      [sessionId, INTERVAL],
+    );
 
   test('inside the interval an older token still refreshes; past it the whole family is revoked', async () => {
     const account = await confirmedUser(short, uniqueEmail('reuse'));
     const login = await raw(short, '/token?grant_type=password', {
       body: { email: account.email, password: account.password },
     });
+    const sessionId = claimsOf(login.body.access_token).session_id as string;
     const a = login.body.refresh_token;
     const refresh = (token: string) =>
       raw(short, '/token?grant_type=refresh_token', { body: { refresh_token: token } });
     const b = (await refresh(a)).body.refresh_token;
     const c = (await refresh(b)).body.refresh_token;
-    // A is neither active nor the parent of the active token, but was revoked under a second ago.
+    // A is neither active nor the parent of the active token, but was revoked within the interval.
     const within = await refresh(a);
     expect(within.status).toBe(200);
     expect(within.body.refresh_token).not.toBe(c);
 
-    await new Promise((r) => setTimeout(r, 1300));
+    await pastInterval(sessionId);
     const late = await refresh(b);
     expect(late.status).toBe(400);
     expect(late.body).toEqual({ code: 'refresh_token_already_used', message: 'Invalid Refresh Token: Already Used' });
     expect(late.headers.get('x-sb-error-code')).toBe('refresh_token_already_used');
     const rows = await short.stack.ctx.db.query<{ n: number }>(
       'select count(*)::int as n from auth.refresh_tokens where session_id = $1 and revoked = false',
-      [claimsOf(login.body.access_token).session_id],
+      [sessionId],
     );
     expect(rows[0].n).toBe(0);
-    await new Promise((r) => setTimeout(r, 1100));
+    await pastInterval(sessionId);
     expect((await refresh(within.body.refresh_token)).body.code).toBe('refresh_token_already_used');
   });
 });

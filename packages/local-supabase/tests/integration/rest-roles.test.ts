@@ -36,11 +36,11 @@ describe('statement_timeout as hosted Supabase sets it', () => {
   });
 
   test.skipIf(!onPostgres)('an anon query running longer than 3 s is cancelled: 57014, HTTP 500', async () => {
-    const started = Date.now();
+    // 5 s lies between anon's 3 s and authenticated's 8 s: only anon's own timeout cancels it, however long
+    // the request takes on a loaded machine.
     const res = await rest('rpc/rr_sleep?seconds=5', t.config.anonKey);
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ code: '57014', message: 'canceling statement due to statement timeout' });
-    expect(Date.now() - started).toBeLessThan(4_900);
   });
 });
 
