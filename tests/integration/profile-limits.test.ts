@@ -2,7 +2,6 @@
 // control characters (check constraints: a REST update that breaks them is 400 code 23514 and changes
 // nothing), a direct sign-up's odd names reach the profile cleaned, and user metadata is capped at 4096
 // bytes (the stack answers 400 before writing; a trigger on auth.users refuses it on every path).
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { confirmedUser, GOOD_PASSWORD, raw, startTestStack, type TestStack, uniqueEmail } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Database, Tables } from '../../supabase/database.types.ts';
@@ -34,7 +33,7 @@ async function signedInMember() {
     first_name: 'Ada',
     last_name: 'Lovelace',
   });
-  const client: SupabaseClient<Database> = t.anon();
+  const client = t.anon<Database>();
   const { error } = await client.auth.signInWithPassword({ email, password });
   expect(error).toBeNull();
   return { client, user, email };

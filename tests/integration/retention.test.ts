@@ -4,7 +4,6 @@
 // everything younger; only service_role may run it; the local stack's timer runs it as pg_cron does on hosted
 // Supabase.
 import { randomUUID } from 'node:crypto';
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { startTestStack, type TestStack, until } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Database, TablesInsert } from '../../supabase/database.types.ts';
@@ -12,11 +11,10 @@ import type { Database, TablesInsert } from '../../supabase/database.types.ts';
 const DAY = 24 * 3_600_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 const tag = () => randomUUID().slice(0, 8);
-/** The service-role client, typed by the schema. */
-const admin = (t: TestStack): SupabaseClient<Database> => t.admin();
 
 async function addContact(t: TestStack, createdAt: string): Promise<string> {
-  const { data, error } = await admin(t)
+  const { data, error } = await t
+    .admin<Database>()
     .from('contact_messages')
     .insert({
       name: 'Ann',
@@ -36,7 +34,8 @@ async function addSubscriber(
   t: TestStack,
   fields: Omit<TablesInsert<'newsletter_subscribers'>, 'email'>,
 ): Promise<string> {
-  const { data, error } = await admin(t)
+  const { data, error } = await t
+    .admin<Database>()
     .from('newsletter_subscribers')
     .insert({ email: `reader-${tag()}@example.com`, ...fields })
     .select('id')
@@ -55,7 +54,7 @@ async function addCounter(t: TestStack, windowStart: string): Promise<string> {
 }
 
 const exists = async (t: TestStack, table: 'contact_messages' | 'newsletter_subscribers', id: string) =>
-  ((await admin(t).from(table).select('id').eq('id', id)).data ?? []).length === 1;
+  ((await t.admin<Database>().from(table).select('id').eq('id', id)).data ?? []).length === 1;
 const counterExists = async (t: TestStack, key: string) =>
   (await t.stack.ctx.db.query('select 1 from private.rate_limit_hits where key = $1', [key])).length === 1;
 
@@ -63,7 +62,7 @@ describe('delete_expired_data', () => {
   let t: TestStack;
   beforeAll(async () => {
     // The timer is off here: the test calls the function itself.
-    t = await startTestStack({ retentionSeconds: 0 });
+    t = await startTestStack({ cron: { 'delete-expired-data': 0 } });
   });
   afterAll(() => t?.stop());
 
@@ -87,7 +86,7 @@ describe('delete_expired_data', () => {
       verify_expires_at: new Date(Date.now() + DAY).toISOString(),
     });
 
-    const { data, error } = await admin(t).rpc('delete_expired_data');
+    const { data, error } = await t.admin<Database>().rpc('delete_expired_data');
     expect(error).toBeNull();
     expect(data).toEqual({
       contact_messages: 1,
@@ -159,7 +158,7 @@ describe('delete_expired_data', () => {
         ids[name].push(Number(row?.id));
       }
     }
-    const { data, error } = await admin(t).rpc('delete_expired_data');
+    const { data, error } = await t.admin<Database>().rpc('delete_expired_data');
     expect(error).toBeNull();
     const left = new Set(
       (await t.stack.ctx.db.query<{ id: number }>('select id from public.newsletter_consent_events')).map((r) =>
@@ -191,7 +190,7 @@ describe('delete_expired_data', () => {
 describe("the local stack's retention timer", () => {
   let t: TestStack;
   beforeAll(async () => {
-    t = await startTestStack({ retentionSeconds: 0.2 });
+    t = await startTestStack({ cron: { 'delete-expired-data': 0.2 } });
   });
   afterAll(() => t?.stop());
 

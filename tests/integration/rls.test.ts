@@ -140,7 +140,7 @@ describe('profiles', () => {
   });
 
   test('the service role reads and writes every profile', async () => {
-    const admin: SupabaseClient<Database> = t.admin();
+    const admin = t.admin<Database>();
     const read = await admin
       .from('profiles')
       .select('user_id,first_name')
@@ -182,7 +182,7 @@ describe('server-only tables', () => {
     expect(anonInsert.status).toBe(401);
     expect(anonInsert.error).toEqual(permissionDenied('newsletter_subscribers'));
 
-    const admin: SupabaseClient<Database> = t.admin();
+    const admin = t.admin<Database>();
     const created = await admin
       .from('newsletter_subscribers')
       .insert({ email, ip: '203.0.113.9' })
@@ -213,7 +213,7 @@ describe('server-only tables', () => {
 
   test('contact_messages: closed to visitors and members, open to the service role', async () => {
     const subject = `RLS check ${randomUUID()}`;
-    const admin: SupabaseClient<Database> = t.admin();
+    const admin = t.admin<Database>();
     const created = await admin
       .from('contact_messages')
       .insert({ name: 'Tester', email: 'tester@example.test', subject, message: 'Hello' })
