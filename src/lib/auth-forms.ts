@@ -1,5 +1,6 @@
 // The /auth page's rules as plain functions: which mode a URL asks for, and what each form says about its
 // input before anything is sent. No DOM, no network: the island (src/islands/Auth.tsx) adapts them.
+import type { FunctionError } from '../../supabase/functions/_shared/errors.ts';
 import { passwordMeetsRules } from '../../supabase/functions/_shared/password.ts';
 import { CAPTCHA_MESSAGE, isCaptchaRefusal } from './captcha.ts';
 
@@ -213,11 +214,14 @@ export function resetProblem(password: string, confirm: string): Problem | undef
   return undefined;
 }
 
-/** The toast for a failed sign-up, from the text the function answered (or none). */
-export function signUpFailure(serverText: string | undefined): Problem {
-  if (serverText && /already/i.test(serverText))
+/**
+ * The toast for a failed sign-up, from the function's refusal (or none): an address with an account
+ * (`account_exists`) gets the page's words, anything else the function's sentence.
+ */
+export function signUpFailure(refusal: Pick<FunctionError, 'code' | 'message'> | undefined): Problem {
+  if (refusal?.code === 'account_exists')
     return { title: 'accountExistsTitle', description: 'accountExistsDescription' };
-  const text = serverText?.trim();
+  const text = refusal?.message?.trim();
   return text
     ? { title: 'signUpFailedTitle', text }
     : { title: 'signUpFailedTitle', description: 'signUpFailedDescription' };
@@ -235,24 +239,26 @@ export function resetRequestFailure(serverText: string | undefined): Problem {
 export function signInFailure(err: { code?: string; message?: string }): Problem {
   // The auth service's own words ("captcha protection: request disallowed (…)") say nothing to a person.
   if (isCaptchaRefusal(err)) return { title: 'signInFailedTitle', text: CAPTCHA_MESSAGE };
-  if (err.code === 'invalid_credentials' || /invalid login credentials/i.test(err.message ?? ''))
+  if (err.code === 'invalid_credentials')
     return { title: 'invalidCredentialsTitle', description: 'invalidCredentialsDescription' };
   if (isNotConfirmed(err)) return { title: 'notConfirmedTitle', description: 'notConfirmedDescription' };
   return { title: 'signInFailedTitle', text: err.message };
 }
 
+/** supabase-js's own errors (by name) that mean there is no session to act with. */
+const NO_SESSION_ERRORS = ['AuthSessionMissingError', 'AuthInvalidTokenResponseError'];
+/** The auth service's codes that mean the session (or the link that made it) is gone. */
+const EXPIRED_SESSION_CODES = ['session_not_found', 'session_expired', 'invalid_jwt', 'bad_jwt', 'otp_expired'];
+
 /** Auth-service errors that mean the recovery session is gone: the link has to be requested again. */
 export function isExpiredSessionError(err: { code?: string; message?: string; name?: string } | null): boolean {
   if (!err) return false;
-  if (err.name === 'AuthSessionMissingError') return true;
-  if (err.code && ['session_not_found', 'session_expired', 'invalid_jwt', 'bad_jwt', 'otp_expired'].includes(err.code))
-    return true;
-  return /session missing|session or user missing|session_not_found|invalid_jwt/i.test(err.message ?? '');
+  return NO_SESSION_ERRORS.includes(err.name ?? '') || EXPIRED_SESSION_CODES.includes(err.code ?? '');
 }
 
 /** The auth service refused a sign-in because the address has not been confirmed yet. */
 export function isNotConfirmed(err: { code?: string; message?: string }): boolean {
-  return err.code === 'email_not_confirmed' || /email not confirmed/i.test(err.message ?? '');
+  return err.code === 'email_not_confirmed';
 }
 
 /** The code as typed or pasted ("123 456", "123-456"), digits only. */
@@ -274,19 +280,19 @@ export function codeFailure(err: { code?: string; message?: string; status?: num
   label?: AuthLabelKey;
   text?: string;
 } {
-  if (err.code === 'otp_expired' || /expired or is invalid/i.test(err.message ?? '')) return { label: 'codeWrong' };
+  if (err.code === 'otp_expired') return { label: 'codeWrong' };
   const text = err.message?.trim();
   return text ? { text } : { label: 'codeFailed' };
 }
 
 /**
- * The toast after asking for a new mail. The auth service answers the same whether or not the address has an
- * account waiting (and so does this), except a 429: too many mails to the address or from this visitor, for
- * which the member is asked to wait.
+ * The toast after asking for a new mail. The function answers the same whether or not the address has an
+ * account waiting (and so does this), except `rate_limited`: too many mails to the address or from this
+ * visitor, for which the member is asked to wait.
  */
-export function resendOutcome(err: { status?: number; message?: string } | null): Problem {
+export function resendOutcome(err: Pick<FunctionError, 'code' | 'message'> | null): Problem {
   if (!err) return { title: 'codeSentTitle', description: 'codeSentDescription' };
-  if (err.status === 429) return { title: 'codeWaitTitle', description: 'codeWaitDescription' };
+  if (err.code === 'rate_limited') return { title: 'codeWaitTitle', description: 'codeWaitDescription' };
   const text = err.message?.trim();
   return text
     ? { title: 'codeSendFailedTitle', text }

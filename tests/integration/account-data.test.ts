@@ -267,7 +267,7 @@ describe('download my data', () => {
     expect(data).toBeNull();
     expect(await failure(error)).toEqual({
       status: 401,
-      body: { error: 'Your session has expired. Please sign in again.' },
+      body: { error: 'Your session has expired. Please sign in again.', code: 'session_expired' },
     });
   });
 });
@@ -281,7 +281,7 @@ describe('delete my account', () => {
     const { error } = await deleting(ann, 'Not-the-passw0rd!');
     expect(await failure(error)).toEqual({
       status: 403,
-      body: { error: 'The password is incorrect. Your account was not deleted.' },
+      body: { error: 'The password is incorrect. Your account was not deleted.', code: 'invalid_credentials' },
     });
     expect(await stored(ann)).toEqual(before);
     expect(await canSignIn(ann.email)).toBe(true);
@@ -329,7 +329,7 @@ describe('delete my account', () => {
     const empty = await ann.client.functions.invoke('account', { body: {} });
     expect(await failure(empty.error)).toEqual({
       status: 400,
-      body: { error: 'Enter your password to delete your account.' },
+      body: { error: 'Enter your password to delete your account.', code: 'invalid_input', field: 'password' },
     });
     const anonymous = await t.anon().functions.invoke('account', { body: { password: GOOD_PASSWORD } });
     expect((await failure(anonymous.error)).status).toBe(401);
@@ -384,7 +384,7 @@ describe('two-factor on: the export and the deletion need an aal2 session, and d
     const wrongPassword = await attempt({ password: 'Not-the-passw0rd!', code: codeFor(ann.secret, 1) });
     expect(await failure(wrongPassword.error)).toEqual({
       status: 403,
-      body: { error: 'The password is incorrect. Your account was not deleted.' },
+      body: { error: 'The password is incorrect. Your account was not deleted.', code: 'invalid_credentials' },
     });
     expect(await stored(ann)).toEqual(before);
     // The member's own session still works.

@@ -12,12 +12,21 @@ import {
   verifyLink,
 } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { resendOutcome, signUpFailure } from '../../src/lib/auth-forms.ts';
+import { type FunctionName, type FunctionPayloads, invokeFunction } from '../../src/lib/functions.ts';
 
 const SITE = 'http://127.0.0.1:4321';
 const SENT = 'If an account exists for this email, a password reset link is on its way.';
 
 async function invoke(t: TestStack, name: string, body: unknown) {
   return t.anon().functions.invoke(name, { body: body as Record<string, unknown> });
+}
+
+/** The site's own call (src/lib/functions.ts), sent to this stack instead of the site's API address. */
+function siteInvoke<N extends FunctionName>(t: TestStack, name: N, body: FunctionPayloads[N]) {
+  return invokeFunction(name, body, {
+    fetch: (input, init) => fetch(String(input).replace(/^https?:\/\/[^/]+/, t.url), init),
+  });
 }
 
 async function userByEmail(t: TestStack, email: string) {
@@ -159,14 +168,36 @@ describe('user-signup', () => {
     expect((await t.admin().rpc('pending_signup_user_id', { address: email })).data).toBeNull();
   });
 
-  test('an address that already has a confirmed account gives an error containing "already", and no mail', async () => {
+  test('an address that already has a confirmed account: 409 account_exists, which the form says as "Account exists"; no mail', async () => {
     const email = uniqueEmail('exists');
     await t.admin().auth.admin.createUser({ email, password: GOOD_PASSWORD, email_confirm: true });
     const { data, error } = await invoke(t, 'user-signup', signup(email.toUpperCase()));
     expect(data).toBeNull();
-    const { status, body } = await failure(error);
-    expect(status).toBe(409);
-    expect(String(body.error)).toContain('already');
+    expect(await failure(error)).toEqual({
+      status: 409,
+      body: { error: 'A user with this email address has already been registered.', code: 'account_exists' },
+    });
+    // The sign-up form's own call and its decision on the code.
+    const answer = await siteInvoke(t, 'user-signup', {
+      email,
+      password: GOOD_PASSWORD,
+      firstName: 'Ann',
+      lastName: 'Lee',
+    });
+    expect(answer).toEqual({
+      ok: false,
+      error: {
+        status: 409,
+        message: 'A user with this email address has already been registered.',
+        code: 'account_exists',
+      },
+    });
+    if (!answer.ok) {
+      expect(signUpFailure(answer.error)).toEqual({
+        title: 'accountExistsTitle',
+        description: 'accountExistsDescription',
+      });
+    }
     await expectNoMail(t, email);
   });
 
@@ -181,8 +212,7 @@ describe('user-signup', () => {
     const { error } = await invoke(t, 'user-signup', { ...signup(email), ...change });
     const { status, body } = await failure(error);
     expect(status).toBe(400);
-    expect(body.field).toBe(field);
-    expect(typeof body.error).toBe('string');
+    expect(body).toEqual({ error: expect.any(String), code: 'invalid_input', field });
     expect(await userByEmail(t, email)).toBeUndefined();
     await expectNoMail(t, email, 200);
   });
@@ -190,9 +220,10 @@ describe('user-signup', () => {
   test('a filled honeypot: 400 "Please try again later", no user, no mail', async () => {
     const email = uniqueEmail('robot');
     const { error } = await invoke(t, 'user-signup', signup(email, { website: 'http://spam.example' }));
-    const { status, body } = await failure(error);
-    expect(status).toBe(400);
-    expect(body.error).toBe('Please try again later');
+    expect(await failure(error)).toEqual({
+      status: 400,
+      body: { error: 'Please try again later', code: 'request_rejected' },
+    });
     expect(await userByEmail(t, email)).toBeUndefined();
     await expectNoMail(t, email);
   });
@@ -239,9 +270,10 @@ describe('user-signup/resend', () => {
 
   test('a bad address: 400 naming the field', async () => {
     const { error } = await invoke(t, 'user-signup/resend', { email: 'not-an-email' });
-    const { status, body } = await failure(error);
-    expect(status).toBe(400);
-    expect(body.field).toBe('email');
+    expect(await failure(error)).toEqual({
+      status: 400,
+      body: { error: 'Email must be a valid email address.', code: 'invalid_input', field: 'email' },
+    });
   });
 });
 
@@ -266,8 +298,12 @@ describe('user-signup/resend under the limits', () => {
     const mails = (await t.mail.list()).filter((m) => m.To.some((x) => x.Address.toLowerCase() === email));
     expect(mails).toHaveLength(1);
     // One sign-up and four resends: the sixth request from the address is refused, whichever entry it uses.
-    const { error } = await invoke(t, 'user-signup/resend', { email });
-    expect((await failure(error)).status).toBe(429);
+    const answer = await siteInvoke(t, 'user-signup/resend', { email });
+    expect(answer).toMatchObject({ ok: false, error: { status: 429, code: 'rate_limited' } });
+    // What /auth's "Send a new confirmation email" makes of it: wait.
+    if (!answer.ok) {
+      expect(resendOutcome(answer.error)).toEqual({ title: 'codeWaitTitle', description: 'codeWaitDescription' });
+    }
   });
 });
 
@@ -368,6 +404,7 @@ describe('per-IP limits', () => {
       const { error } = await invoke(t, name, signup(email));
       const { status, body } = await failure(error);
       expect(status).toBe(429);
+      expect(body.code).toBe('rate_limited');
       expect(String(body.error)).toMatch(/^Too many requests from your address\. Please try again in \d+ minutes?\.$/);
       expect(await userByEmail(t, email)).toBeUndefined();
       await expectNoMail(t, email, 300);

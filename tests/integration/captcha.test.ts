@@ -102,7 +102,7 @@ describe('send-contact-email with TURNSTILE_SECRET_KEY', () => {
     expect(error).toBeNull();
     expect(data).toEqual({ success: true });
     expect(await stored(email)).toEqual([{ email, message: 'A question about the signals.', ip: VISITOR }]);
-    await t.mail.waitFor(t.config.contactInbox);
+    await t.mail.waitFor(t.config.functionSecrets.CONTACT_INBOX);
     expect(await mailedFrom(email)).toHaveLength(1);
     expect(verifier.calls.filter((c) => c.token === token)).toEqual([
       { token, remoteip: VISITOR, success: true, codes: [] },
@@ -510,7 +510,7 @@ describe('the auth service with [auth.captcha] on', () => {
       // A good token with a wrong password: the password is what is refused, and the token is spent.
       expect(await failure((await remove({ password: 'Wrong-password-1!', captchaToken: used })).error)).toEqual({
         status: 403,
-        body: { error: WRONG_PASSWORD_MESSAGE },
+        body: { error: WRONG_PASSWORD_MESSAGE, code: 'invalid_credentials' },
       });
       expect(await failure((await remove({ password: GOOD_PASSWORD, captchaToken: used })).error)).toEqual(
         refusedToken,

@@ -87,7 +87,7 @@ describe('send-contact-email', () => {
     expect(row.user_agent).toBeTruthy();
     expect(Date.parse(row.delivered_at ?? '')).toBeGreaterThanOrEqual(Date.parse(row.created_at));
 
-    const mail = (await t.mail.waitFor(t.config.contactInbox)) as Mail;
+    const mail = (await t.mail.waitFor(t.config.functionSecrets.CONTACT_INBOX)) as Mail;
     expect(mail.Subject).toBe('Question about Growth One');
     expect(mail.ReplyTo).toEqual([{ Name: 'Ann Lee', Address: email }]);
     expect(mail.From.Address).toBe(/<(.+)>/.exec(t.config.mailFrom)?.[1] ?? t.config.mailFrom);
@@ -134,7 +134,7 @@ describe('send-contact-email', () => {
     const { status, body } = await failure(error);
     const headers = failureHeaders(error);
     expect(status).toBe(400);
-    expect(body).toEqual({ error: message, field });
+    expect(body).toEqual({ error: message, code: 'invalid_input', field });
     expect(headers.get('access-control-allow-origin')).toBe('*');
     expect(await rowsFrom(t, email)).toEqual([]);
     expect(await mailFrom(t, email)).toEqual([]);
@@ -158,7 +158,7 @@ describe('send-contact-email', () => {
       body: '{"name": "Ed",',
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'Request body is not valid JSON.' });
+    expect(await res.json()).toEqual({ error: 'Request body is not valid JSON.', code: 'bad_json' });
   });
 
   test('a filled honeypot: 200 success, nothing stored, nothing mailed', async () => {
@@ -215,7 +215,7 @@ describe('send-contact-email', () => {
     const { error } = await t.anon().functions.invoke('send-contact-email', { method: 'GET' });
     const { status, body } = await failure(error);
     expect(status).toBe(405);
-    expect(body).toEqual({ error: 'Method not allowed: use POST.' });
+    expect(body).toEqual({ error: 'Method not allowed: use POST.', code: 'method_not_allowed' });
   });
 
   test('the table is closed to the anon key', async () => {
@@ -234,7 +234,7 @@ describe('send-contact-email when mail fails', () => {
   let down: RelayDownStack;
   beforeAll(async () => {
     // The stack's retry timer is off here: the later successful send is what delivers the first message.
-    down = await startStackWithRelayDown({ contactRetrySeconds: 0 });
+    down = await startStackWithRelayDown({ cron: { 'contact-mail-retry': 0 } });
     t = down.t;
   });
   afterAll(async () => {

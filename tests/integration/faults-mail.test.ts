@@ -4,11 +4,13 @@
 // exactly once, with no other visitor writing.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { CONTACT_RETRY_PATH } from 'local-supabase';
 import { failure, type RelayDownStack, startStackWithRelayDown, type TestStack, until } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signUpFailure } from '../../src/lib/auth-forms.ts';
 import { MAIL_FAILURE_MESSAGE } from '../../supabase/functions/user-signup/signup.ts';
+
+/** The contact function's retry entry, which the migration's pg_cron job calls every minute. */
+const RETRY_PATH = '/functions/v1/send-contact-email/retry';
 
 interface Row {
   id: string;
@@ -36,7 +38,7 @@ let down: RelayDownStack;
 
 beforeAll(async () => {
   // Nothing listens on the relay port until it comes back; the retry timer ticks every 300 ms.
-  down = await startStackWithRelayDown({ contactRetrySeconds: 0.3 });
+  down = await startStackWithRelayDown({ cron: { 'contact-mail-retry': 0.3 } });
   t = down.t;
 });
 afterAll(async () => {
@@ -77,9 +79,9 @@ describe('SMTP down', () => {
     });
     const { status, body } = await failure(error);
     expect(status).toBe(503);
-    expect(body).toEqual({ error: MAIL_FAILURE_MESSAGE });
+    expect(body).toEqual({ error: MAIL_FAILURE_MESSAGE, code: 'mail_unavailable' });
     // What the sign-up form makes of it (src/islands/auth/AuthSignUp.tsx): the title and the server's words.
-    const shown = signUpFailure(body.error as string);
+    const shown = signUpFailure({ code: 'mail_unavailable', message: body.error as string });
     expect(authLabel(shown.title)).toBe('Sign up failed');
     expect(shown.text).toBe(
       'We could not send the confirmation email, so your account was not created. Please try again in a few minutes.',
@@ -118,12 +120,12 @@ describe('SMTP down', () => {
   });
 
   test('the retry entry refuses the public key: 401, nothing claimed', async () => {
-    const res = await fetch(`${t.url}${CONTACT_RETRY_PATH}`, {
+    const res = await fetch(`${t.url}${RETRY_PATH}`, {
       method: 'POST',
       headers: { apikey: t.config.anonKey, Authorization: `Bearer ${t.config.anonKey}` },
     });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: 'The retry entry requires the service-role key.' });
+    expect(await res.json()).toEqual({ error: 'The retry entry requires the service-role key.', code: 'not_admin' });
     expect((await rowOf(contactEmail))?.delivery_status).toMatch(/^(pending|sending)$/);
   });
 });
@@ -166,7 +168,7 @@ describe('SMTP back', () => {
     // Four callers at once, beside the stack's own timer; the secret key counts as the service role too.
     const calls = await Promise.all(
       [t.config.serviceRoleKey, t.config.secretKey, t.config.serviceRoleKey, t.config.secretKey].map((key) =>
-        fetch(`${t.url}${CONTACT_RETRY_PATH}`, { method: 'POST', headers: { apikey: key } }),
+        fetch(`${t.url}${RETRY_PATH}`, { method: 'POST', headers: { apikey: key } }),
       ),
     );
     for (const res of calls) {

@@ -37,10 +37,12 @@ beforeAll(async () => {
   pictures = `http://127.0.0.1:${(pictureHost.address() as { port: number }).port}`;
   feeds = await startFeedServer({ imagesOrigin: pictures });
   t = await startTestStack({
-    news: {
+    functionSecrets: {
       // One feed of the combined set does not exist on the server: it is skipped, the others answer.
-      feedUrls: ['business.xml', 'markets.atom', 'headlines.xml', 'gone.xml'].map((f) => feeds.feedUrl(f)).join(','),
-      investingFeedUrl: feeds.feedUrl('investing.xml'),
+      NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml', 'gone.xml']
+        .map((f) => feeds.feedUrl(f))
+        .join(','),
+      INVESTING_FEED_URL: feeds.feedUrl('investing.xml'),
     },
   });
 });
@@ -121,7 +123,11 @@ describe('GET /functions/v1/news', () => {
   test('an unknown feed is a 400 with a clear message', async () => {
     const res = await call('?feed=weather');
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'Unknown feed: use feed=combined or feed=investing.' });
+    expect(await res.json()).toEqual({
+      error: 'Unknown feed: use feed=combined or feed=investing.',
+      code: 'invalid_input',
+      field: 'feed',
+    });
   });
 
   test('CORS preflight', async () => {

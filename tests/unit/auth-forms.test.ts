@@ -189,20 +189,30 @@ describe('resetProblem', () => {
 });
 
 describe('server answers to toasts', () => {
-  it.each([
+  it.each<[Parameters<typeof signUpFailure>[0], ReturnType<typeof signUpFailure>]>([
     [
-      'A user with this email address has already been registered.',
+      { code: 'account_exists', message: 'A user with this email address has already been registered.' },
       { title: 'accountExistsTitle', description: 'accountExistsDescription' },
     ],
-    ['User already registered', { title: 'accountExistsTitle', description: 'accountExistsDescription' }],
+    // The code decides, whatever the sentence says.
     [
-      'Email must be a valid email address.',
+      { code: 'account_exists', message: 'Reworded.' },
+      { title: 'accountExistsTitle', description: 'accountExistsDescription' },
+    ],
+    [{ code: 'account_exists' }, { title: 'accountExistsTitle', description: 'accountExistsDescription' }],
+    // A sentence that mentions "already" without the code is shown as it is.
+    [
+      { code: 'auth_refused', message: 'User already registered' },
+      { title: 'signUpFailedTitle', text: 'User already registered' },
+    ],
+    [
+      { code: 'invalid_input', message: 'Email must be a valid email address.' },
       { title: 'signUpFailedTitle', text: 'Email must be a valid email address.' },
     ],
-    ['  ', { title: 'signUpFailedTitle', description: 'signUpFailedDescription' }],
+    [{ message: '  ' }, { title: 'signUpFailedTitle', description: 'signUpFailedDescription' }],
     [undefined, { title: 'signUpFailedTitle', description: 'signUpFailedDescription' }],
-  ])('sign-up %j', (text, expected) => {
-    expect(signUpFailure(text)).toEqual(expected);
+  ])('sign-up %j', (refusal, expected) => {
+    expect(signUpFailure(refusal)).toEqual(expected);
   });
 
   it.each([
@@ -210,15 +220,13 @@ describe('server answers to toasts', () => {
       { code: 'invalid_credentials', message: 'Invalid login credentials' },
       { title: 'invalidCredentialsTitle', description: 'invalidCredentialsDescription' },
     ],
-    [
-      { message: 'Invalid login credentials' },
-      { title: 'invalidCredentialsTitle', description: 'invalidCredentialsDescription' },
-    ],
+    // Without the code the auth service's words are shown: nothing is decided on its text.
+    [{ message: 'Invalid login credentials' }, { title: 'signInFailedTitle', text: 'Invalid login credentials' }],
     [
       { code: 'email_not_confirmed', message: 'Email not confirmed' },
       { title: 'notConfirmedTitle', description: 'notConfirmedDescription' },
     ],
-    [{ message: 'Email not confirmed' }, { title: 'notConfirmedTitle', description: 'notConfirmedDescription' }],
+    [{ message: 'Email not confirmed' }, { title: 'signInFailedTitle', text: 'Email not confirmed' }],
     [
       { code: 'user_banned', message: 'User is banned' },
       { title: 'signInFailedTitle', text: 'User is banned' },
@@ -239,8 +247,9 @@ describe('server answers to toasts', () => {
 
   it.each([
     [{ name: 'AuthSessionMissingError', message: 'Auth session missing!' }, true],
-    [{ message: 'Auth session missing!' }, true],
-    [{ message: 'Auth session or user missing' }, true],
+    [{ name: 'AuthInvalidTokenResponseError', message: 'Auth session or user missing' }, true],
+    // Decided by the error's name or code, never its text.
+    [{ message: 'Auth session missing!' }, false],
     [{ code: 'session_not_found', message: 'Session from session_id claim in JWT does not exist' }, true],
     [{ code: 'bad_jwt', message: 'invalid JWT' }, true],
     [{ code: 'weak_password', message: 'Password is known to be weak' }, false],
@@ -273,7 +282,7 @@ describe('the emailed code', () => {
   it.each([
     // GoTrue's answer to a wrong, used or expired code alike (403).
     [{ code: 'otp_expired', message: 'Token has expired or is invalid', status: 403 }, { label: 'codeWrong' }],
-    [{ message: 'Token has expired or is invalid' }, { label: 'codeWrong' }],
+    [{ message: 'Token has expired or is invalid' }, { text: 'Token has expired or is invalid' }],
     // Anything else in the auth service's words, e.g. its per-IP limit on /verify.
     [
       { code: 'over_request_rate_limit', message: 'Request rate limit reached', status: 429 },
@@ -284,21 +293,23 @@ describe('the emailed code', () => {
     expect(codeFailure(err)).toEqual(expected);
   });
 
-  it.each([
+  it.each<[Parameters<typeof resendOutcome>[0], ReturnType<typeof resendOutcome>]>([
     // An address waiting to be confirmed, an unknown one and a confirmed one all get 200 {}.
     [null, { title: 'codeSentTitle', description: 'codeSentDescription' }],
+    // The function's 429s (its per-address limit, the project's mail budget spent) say to wait.
     [
-      { status: 429, message: 'For security purposes, you can only request this after 42 seconds.' },
+      { code: 'rate_limited', message: 'Too many requests from your address. Please try again in 58 minutes.' },
       { title: 'codeWaitTitle', description: 'codeWaitDescription' },
     ],
     [
-      { status: 429, message: 'email rate limit exceeded' },
+      { code: 'rate_limited', message: 'Too many emails have been sent. Please try again later.' },
       { title: 'codeWaitTitle', description: 'codeWaitDescription' },
     ],
     [
-      { status: 400, message: 'Unable to validate email address: invalid format' },
-      { title: 'codeSendFailedTitle', text: 'Unable to validate email address: invalid format' },
+      { code: 'invalid_input', message: 'Email must be a valid email address.' },
+      { title: 'codeSendFailedTitle', text: 'Email must be a valid email address.' },
     ],
+    [{ code: 'upstream_failure' }, { title: 'codeSendFailedTitle', description: 'unexpectedDescription' }],
   ])('a new confirmation mail asked for, answer %j', (err, expected) => {
     expect(resendOutcome(err)).toEqual(expected);
   });

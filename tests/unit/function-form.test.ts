@@ -9,7 +9,10 @@ import { $toasts } from '../../src/stores/toasts.ts';
 class SuccessForm extends FunctionForm {
   protected readonly honeypotAnswer: HoneypotAnswer = 'success';
   protected async send(data: FormData) {
-    const answer = await this.call('test-fn', { email: data.get('email') });
+    const answer = await this.call('newsletter-signup', {
+      email: String(data.get('email')),
+      consentVersion: '0123456789abcdef',
+    });
     if (answer.ok) this.succeeded();
     else this.failed();
   }

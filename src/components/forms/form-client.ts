@@ -1,29 +1,6 @@
-// What the site's two small forms (newsletter card, contact form) share in the browser: calling a function
-// with the public key over plain fetch (no supabase-js on these pages), field errors, and the busy button.
-import { SUPABASE_KEY } from '../../stores/api-key.ts';
-import { SUPABASE_URL } from '../../stores/auth.ts';
-
-export interface FunctionAnswer {
-  ok: boolean;
-  /** 0 when the request did not get an answer at all. */
-  status: number;
-  body: Record<string, unknown>;
-}
-
-/** POSTs JSON to /functions/v1/<name> with the public key, as supabase-js would. Never throws. */
-export async function callFunction(name: string, payload: Record<string, unknown>): Promise<FunctionAnswer> {
-  try {
-    const res = await fetch(`${SUPABASE_URL}/functions/v1/${name}`, {
-      method: 'POST',
-      headers: { apikey: SUPABASE_KEY, Authorization: `Bearer ${SUPABASE_KEY}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(payload),
-    });
-    const body = await res.json().catch(() => ({}));
-    return { ok: res.ok, status: res.status, body: typeof body === 'object' && body ? body : {} };
-  } catch {
-    return { ok: false, status: 0, body: {} };
-  }
-}
+// What the site's two small forms (newsletter card, contact form) share in the browser: field errors and the
+// busy button. They call their functions with invokeFunction (src/lib/functions.ts: plain fetch with the public
+// key, no supabase-js on these pages).
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
 

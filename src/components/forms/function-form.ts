@@ -5,9 +5,13 @@
 // answers mean.
 import { honeypotFilled } from '../../../supabase/functions/_shared/form-rules.ts';
 import { bodyWithCaptcha, CAPTCHA_MESSAGE, isCaptchaRefusal } from '../../lib/captcha.ts';
+import { type FunctionAnswer, type FunctionPayloads, invokeFunction } from '../../lib/functions.ts';
 import { toast } from '../../stores/toasts.ts';
 import type { CaptchaWidget } from '../captcha/captcha-widget.ts';
-import { callFunction, clearErrorsOnInput, type FunctionAnswer, setBusy, showFieldErrors } from './form-client.ts';
+import { clearErrorsOnInput, setBusy, showFieldErrors } from './form-client.ts';
+
+/** The functions the plain forms post to. */
+export type FormFunction = 'newsletter-signup' | 'send-contact-email';
 
 /**
  * Whether the build has a CAPTCHA site key. Written in by the build, so a page built without one carries none of
@@ -65,7 +69,7 @@ export abstract class FunctionForm extends HTMLElement {
   protected abstract send(data: FormData): Promise<void>;
 
   /** POSTs `payload` to the function with the form's CAPTCHA token, the submit button busy meanwhile. */
-  protected async call(name: string, payload: Record<string, unknown>): Promise<FunctionAnswer> {
+  protected async call<N extends FormFunction>(name: N, payload: FunctionPayloads[N]): Promise<FunctionAnswer> {
     setBusy(this.form, true);
     const body = CAPTCHA
       ? bodyWithCaptcha(
@@ -76,15 +80,15 @@ export abstract class FunctionForm extends HTMLElement {
           ),
         )
       : payload;
-    const answer = await callFunction(name, body);
+    const answer = await invokeFunction(name, body);
     setBusy(this.form, false);
     return answer;
   }
 
   /** The function refused the CAPTCHA token: the error toast says so (the fields keep what was typed). */
   protected captchaRefused(answer: FunctionAnswer): boolean {
-    if (!CAPTCHA || !isCaptchaRefusal(answer.body)) return false;
-    this.failed(typeof answer.body.error === 'string' ? answer.body.error : CAPTCHA_MESSAGE);
+    if (!CAPTCHA || answer.ok || !isCaptchaRefusal(answer.error)) return false;
+    this.failed(answer.error.message ?? CAPTCHA_MESSAGE);
     return true;
   }
 

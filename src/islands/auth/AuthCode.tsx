@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { LIMITS } from '../../../supabase/functions/_shared/form-rules.ts';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
 import {
@@ -163,7 +164,7 @@ export default function AuthCode({
         type="email"
         autoComplete="email"
         required
-        maxLength={254}
+        maxLength={LIMITS.email}
         value={email}
         onChange={(e) => setEmail(e.target.value)}
       />

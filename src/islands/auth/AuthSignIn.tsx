@@ -1,4 +1,6 @@
 import { type FormEvent, useState } from 'react';
+import { LIMITS } from '../../../supabase/functions/_shared/form-rules.ts';
+import { PASSWORD_MAX_LENGTH } from '../../../supabase/functions/_shared/password.ts';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
 import { type AuthLabels, type CodeStep, isNotConfirmed, signInFailure } from '../../lib/auth-forms.ts';
@@ -85,7 +87,7 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
         type="email"
         autoComplete="email"
         required
-        maxLength={254}
+        maxLength={LIMITS.email}
         value={email}
         onChange={(e) => setEmail(e.target.value)}
       />
@@ -95,7 +97,7 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
         type="password"
         autoComplete="current-password"
         required
-        maxLength={72}
+        maxLength={PASSWORD_MAX_LENGTH}
         value={password}
         onChange={(e) => setPassword(e.target.value)}
       />

@@ -1,12 +1,13 @@
 import { type FormEvent, useState } from 'react';
-import { passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
+import { LIMITS } from '../../../supabase/functions/_shared/form-rules.ts';
+import { PASSWORD_MAX_LENGTH, passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
 import { type AuthLabels, type SignUpFields, signUpFailure, signUpProblem } from '../../lib/auth-forms.ts';
 import { bodyWithCaptcha } from '../../lib/captcha.ts';
-import { supabase } from '../../stores/supabase.ts';
+import { invokeFunction } from '../../lib/functions.ts';
 import { toast } from '../../stores/toasts.ts';
-import { functionErrorText, problemToast } from './auth-toast.ts';
+import { problemToast } from './auth-toast.ts';
 import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordChecklist.tsx';
 import { useCaptcha } from './use-captcha.ts';
 
@@ -38,8 +39,9 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
     }
     setBusy(true);
     try {
-      const { data, error } = await supabase().functions.invoke('user-signup', {
-        body: bodyWithCaptcha(
+      const answer = await invokeFunction(
+        'user-signup',
+        bodyWithCaptcha(
           {
             email: fields.email.trim(),
             password: fields.password,
@@ -48,14 +50,14 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
           },
           await captcha.token(),
         ),
-      });
-      if (error) {
-        // A 4xx/5xx answer carries the function's text; no answer at all is unexpected.
-        if (error.name === 'FunctionsHttpError') problemToast(labels, signUpFailure(await functionErrorText(error)));
+      );
+      if (!answer.ok) {
+        // A 4xx/5xx answer carries the function's code and text; no answer at all is unexpected.
+        if (answer.error.status) problemToast(labels, signUpFailure(answer.error));
         else problemToast(labels, { title: 'unexpectedTitle', description: 'unexpectedDescription' });
         return;
       }
-      const message = (data as { message?: unknown } | null)?.message;
+      const message = (answer.data as { message?: unknown } | null)?.message;
       toast({
         title: labels.signUpSuccessTitle,
         description: typeof message === 'string' && message ? message : labels.signUpSuccessDescription,
@@ -77,7 +79,7 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
           id="signup-first-name"
           label={labels.firstName}
           autoComplete="given-name"
-          maxLength={100}
+          maxLength={LIMITS.name}
           value={fields.firstName}
           onChange={set('firstName')}
         />
@@ -85,7 +87,7 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
           id="signup-last-name"
           label={labels.lastName}
           autoComplete="family-name"
-          maxLength={100}
+          maxLength={LIMITS.name}
           value={fields.lastName}
           onChange={set('lastName')}
         />
@@ -96,7 +98,7 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
         type="email"
         autoComplete="email"
         required
-        maxLength={254}
+        maxLength={LIMITS.email}
         value={fields.email}
         onChange={set('email')}
       />
@@ -107,7 +109,7 @@ export default function AuthSignUp({ labels, passwordLabels, onSignedUp }: Props
           type="password"
           autoComplete="new-password"
           required
-          maxLength={72}
+          maxLength={PASSWORD_MAX_LENGTH}
           aria-describedby={showRules ? 'signup-password-rules' : undefined}
           value={fields.password}
           onChange={set('password')}

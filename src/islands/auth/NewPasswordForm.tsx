@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
+import { PASSWORD_MAX_LENGTH, passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
 import { type AuthLabels, resetProblem } from '../../lib/auth-forms.ts';
@@ -56,7 +56,7 @@ export default function NewPasswordForm({ labels, passwordLabels, heading, lead,
           type="password"
           autoComplete="new-password"
           required
-          maxLength={72}
+          maxLength={PASSWORD_MAX_LENGTH}
           aria-describedby={showRules ? 'reset-password-rules' : undefined}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
@@ -74,7 +74,7 @@ export default function NewPasswordForm({ labels, passwordLabels, heading, lead,
         type="password"
         autoComplete="new-password"
         required
-        maxLength={72}
+        maxLength={PASSWORD_MAX_LENGTH}
         value={confirm}
         onChange={(e) => setConfirm(e.target.value)}
       />

@@ -4,9 +4,9 @@
 // the function passes on to the auth service.
 import { type AuthLabels, resendOutcome, resetRequestFailure } from '../../lib/auth-forms.ts';
 import { bodyWithCaptcha } from '../../lib/captcha.ts';
-import { supabase } from '../../stores/supabase.ts';
+import { invokeFunction } from '../../lib/functions.ts';
 import { toast } from '../../stores/toasts.ts';
-import { functionErrorText, problemToast } from './auth-toast.ts';
+import { problemToast } from './auth-toast.ts';
 
 /**
  * A new confirmation mail. The function answers the same for an unknown or already confirmed address as for
@@ -15,12 +15,8 @@ import { functionErrorText, problemToast } from './auth-toast.ts';
  */
 export async function resendConfirmation(labels: AuthLabels, email: string, captchaToken?: string): Promise<void> {
   try {
-    const { error } = await supabase().functions.invoke('user-signup/resend', {
-      body: bodyWithCaptcha({ email }, captchaToken),
-    });
-    const failure = error
-      ? { status: (error.context as Response | undefined)?.status, message: await functionErrorText(error) }
-      : null;
+    const answer = await invokeFunction('user-signup/resend', bodyWithCaptcha({ email }, captchaToken));
+    const failure = answer.ok ? null : answer.error;
     problemToast(labels, resendOutcome(failure), failure ? 'destructive' : 'default');
   } catch (err) {
     console.error('Resend failed:', err);
@@ -31,11 +27,12 @@ export async function resendConfirmation(labels: AuthLabels, email: string, capt
 /** A password reset mail through the password-reset function; true when it accepted the request. */
 export async function requestReset(labels: AuthLabels, email: string, captchaToken?: string): Promise<boolean> {
   try {
-    const { error } = await supabase().functions.invoke('password-reset', {
-      body: bodyWithCaptcha({ email, redirectTo: `${location.origin}/auth?tab=reset` }, captchaToken),
-    });
-    if (error) {
-      problemToast(labels, resetRequestFailure(await functionErrorText(error)));
+    const answer = await invokeFunction(
+      'password-reset',
+      bodyWithCaptcha({ email, redirectTo: `${location.origin}/auth?tab=reset` }, captchaToken),
+    );
+    if (!answer.ok) {
+      problemToast(labels, resetRequestFailure(answer.error.message));
       return false;
     }
     toast({ title: labels.resetSentTitle, description: labels.resetSentDescription });

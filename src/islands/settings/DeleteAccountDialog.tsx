@@ -1,7 +1,7 @@
 import { type RefObject, type SubmitEvent, useEffect, useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
-import { type AccountRefusal, deleteProblem } from '../../lib/account-delete.ts';
+import { deleteProblem } from '../../lib/account-delete.ts';
 import { bodyWithCaptcha } from '../../lib/captcha.ts';
 import { cleanTotp, isTotpFormat } from '../../lib/mfa.ts';
 import { signOut } from '../../stores/sign-out.ts';
@@ -9,23 +9,13 @@ import { supabase } from '../../stores/supabase.ts';
 import OneTimeCodeField from '../auth/OneTimeCodeField.tsx';
 import { useCaptcha } from '../auth/use-captcha.ts';
 import type { SettingsLabels } from '../Settings.tsx';
+import { invokeAccount } from './account-function.ts';
 
 interface Props {
   labels: SettingsLabels;
   dialog: RefObject<HTMLDialogElement | null>;
   /** Bumped each time the dialog opens: the form starts empty. */
   opened: number;
-}
-
-/** The JSON body of a function's refusal (supabase-js keeps the Response as the error's context). */
-async function refusalOf(error: unknown): Promise<AccountRefusal | undefined> {
-  const context = (error as { context?: unknown } | null)?.context;
-  if (!(context instanceof Response)) return undefined;
-  try {
-    return (await context.clone().json()) as AccountRefusal;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -74,9 +64,9 @@ export default function DeleteAccountDialog({ labels, dialog, opened }: Props) {
     setDeleting(true);
     try {
       const body = bodyWithCaptcha(askCode ? { password, code: token } : { password }, await captcha.token());
-      const { error } = await supabase().functions.invoke('account', { body });
-      if (error) {
-        const refused = deleteProblem(await refusalOf(error));
+      const answer = await invokeAccount(body);
+      if (!answer.ok) {
+        const refused = deleteProblem(answer.error);
         if (refused.askCode) setAskCode(true);
         if (refused.field === 'code') setCode('');
         setProblem({ field: refused.field, text: refused.text ?? labels.unexpected });

@@ -1,9 +1,8 @@
 import { useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
-import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
-import { functionErrorText } from '../auth/auth-toast.ts';
 import type { SettingsLabels } from '../Settings.tsx';
+import { invokeAccount } from './account-function.ts';
 import DeleteAccountDialog from './DeleteAccountDialog.tsx';
 
 interface Props {
@@ -35,13 +34,13 @@ export default function SettingsDataRights({ labels }: Props) {
   const download = async () => {
     setDownloading(true);
     try {
-      const { data, error } = await supabase().functions.invoke('account', { method: 'GET' });
-      if (error) {
-        const text = await functionErrorText(error);
+      const answer = await invokeAccount(null);
+      if (!answer.ok) {
+        const text = answer.error.message;
         toast({ title: labels.downloadFailedTitle, description: text ?? labels.unexpected, variant: 'destructive' });
         return;
       }
-      saveJson(data, `signalone-data-${new Date().toISOString().slice(0, 10)}.json`);
+      saveJson(answer.data, `signalone-data-${new Date().toISOString().slice(0, 10)}.json`);
       toast({ title: labels.downloadedTitle, description: labels.downloaded });
     } catch (err) {
       console.error('Data download failed:', err);

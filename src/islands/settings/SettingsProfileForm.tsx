@@ -1,8 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { type SubmitEvent, useEffect, useState } from 'react';
+import { LIMITS } from '../../../supabase/functions/_shared/form-rules.ts';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
-import { NAME_MAX_LENGTH, profileNames } from '../../lib/profile.ts';
+import { profileNames } from '../../lib/profile.ts';
 import { $profile, $profileSaving, saveProfileNames } from '../../stores/profile.ts';
 import { toast } from '../../stores/toasts.ts';
 import type { SettingsLabels } from '../Settings.tsx';
@@ -64,7 +65,7 @@ export default function SettingsProfileForm({ userId, email, labels }: Props) {
           label={labels.firstName}
           name="first_name"
           autoComplete="given-name"
-          maxLength={NAME_MAX_LENGTH}
+          maxLength={LIMITS.name}
           value={firstName}
           onChange={(e) => setFirstName(e.target.value)}
           disabled={disabled}
@@ -74,7 +75,7 @@ export default function SettingsProfileForm({ userId, email, labels }: Props) {
           label={labels.lastName}
           name="last_name"
           autoComplete="family-name"
-          maxLength={NAME_MAX_LENGTH}
+          maxLength={LIMITS.name}
           value={lastName}
           onChange={(e) => setLastName(e.target.value)}
           disabled={disabled}

@@ -8,6 +8,7 @@
 // TURNSTILE_SECRET_KEY switches the check on; without it nothing is checked (a site built without a key).
 // TURNSTILE_VERIFY_URL replaces Cloudflare's siteverify address, for tests against a verifier on 127.0.0.1.
 import type { Env } from './env.ts';
+import type { ErrorCode } from './errors.ts';
 import { errorResponse } from './http.ts';
 import type { Validation } from './schemas.ts';
 
@@ -22,7 +23,7 @@ export const CAPTCHA_TOKEN_FIELD = 'captchaToken';
 export const MAX_CAPTCHA_TOKEN_LENGTH = 2048;
 
 /** The error code of a refused token: the auth service's own (GoTrue's ErrorCodeCaptchaFailed). */
-export const CAPTCHA_FAILED_CODE = 'captcha_failed';
+export const CAPTCHA_FAILED_CODE = 'captcha_failed' satisfies ErrorCode;
 
 /** What a person sees when the check refused the request (a missing, used, expired or forged token). */
 export const CAPTCHA_MESSAGE = 'The security check did not pass. Please try again.';
@@ -119,7 +120,7 @@ export function captchaRefusal(check: CaptchaCheck, name: string, whenUnavailabl
     console.error(`${name}: captcha check unavailable:`, check.detail);
     return whenUnavailable === 'open'
       ? null
-      : errorResponse(503, CAPTCHA_UNAVAILABLE_MESSAGE, { code: CAPTCHA_FAILED_CODE }, { 'Retry-After': '60' });
+      : errorResponse(503, CAPTCHA_FAILED_CODE, CAPTCHA_UNAVAILABLE_MESSAGE, { headers: { 'Retry-After': '60' } });
   }
-  return errorResponse(400, CAPTCHA_MESSAGE, { code: CAPTCHA_FAILED_CODE });
+  return errorResponse(400, CAPTCHA_FAILED_CODE, CAPTCHA_MESSAGE);
 }

@@ -23,6 +23,10 @@ export async function readFormPost<T>(req: Request, ip: string, form: FormPost<T
   if (honeypotFilled(body.value)) return { ok: false, response: form.honeypot() };
 
   const input = form.validate(body.value);
-  if (!input.ok) return { ok: false, response: errorResponse(400, input.error, { field: input.field }) };
+  if (!input.ok)
+    return {
+      ok: false,
+      response: errorResponse(400, input.field ? 'invalid_input' : 'bad_json', input.error, { field: input.field }),
+    };
   return { ok: true, input: input.data };
 }

@@ -1,5 +1,6 @@
 // JSON in and out for functions: responses carry CORS, request bodies are capped at 64 KB.
 import { corsHeaders } from './cors.ts';
+import { type ErrorCode, errorBody } from './errors.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -10,28 +11,28 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/** `{ error }` with the status; the message is shown to people, so it says what to fix. */
+/**
+ * `{ error, code, field? }` with the status (errors.ts): the sentence is shown to people, so it says what to
+ * fix; the code is what the site decides on.
+ */
 export function errorResponse(
   status: number,
+  code: ErrorCode,
   error: string,
-  extra: Record<string, unknown> = {},
-  headers = {},
+  options: { field?: string; headers?: Record<string, string> } = {},
 ): Response {
-  return json({ error, ...extra }, status, headers);
+  return json(errorBody(code, error, options.field), status, options.headers);
 }
 
 export function methodNotAllowed(allowed: string[]): Response {
-  return errorResponse(
-    405,
-    `Method not allowed: use ${allowed.join(' or ')}.`,
-    {},
-    { Allow: [...allowed, 'OPTIONS'].join(', ') },
-  );
+  return errorResponse(405, 'method_not_allowed', `Method not allowed: use ${allowed.join(' or ')}.`, {
+    headers: { Allow: [...allowed, 'OPTIONS'].join(', ') },
+  });
 }
 
 export type BodyResult = { ok: true; value: Record<string, unknown> } | { ok: false; response: Response };
 
-const tooLarge = () => errorResponse(413, 'Request body is larger than 64 KB.');
+const tooLarge = () => errorResponse(413, 'payload_too_large', 'Request body is larger than 64 KB.');
 
 /** Reads a JSON object body of at most `maxBytes`: 413 past the limit, 400 when it is not a JSON object. */
 export async function readJsonObject(req: Request, maxBytes = MAX_BODY_BYTES): Promise<BodyResult> {
@@ -62,15 +63,16 @@ export async function readJsonObject(req: Request, maxBytes = MAX_BODY_BYTES): P
     at += chunk.byteLength;
   }
   const text = new TextDecoder().decode(bytes).trim();
-  if (!text) return { ok: false, response: errorResponse(400, 'Request body is empty: send a JSON object.') };
+  if (!text)
+    return { ok: false, response: errorResponse(400, 'bad_json', 'Request body is empty: send a JSON object.') };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, response: errorResponse(400, 'Request body is not valid JSON.') };
+    return { ok: false, response: errorResponse(400, 'bad_json', 'Request body is not valid JSON.') };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, response: errorResponse(400, 'Request body must be a JSON object.') };
+    return { ok: false, response: errorResponse(400, 'bad_json', 'Request body must be a JSON object.') };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }

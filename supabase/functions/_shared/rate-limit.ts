@@ -111,8 +111,8 @@ export async function refuseOverLimit(limiter: RateLimiter, ip: string): Promise
   const limit = await limiter.hit(addressKey(ip));
   if (limit.ok) return undefined;
   const headers = { 'Retry-After': String(limit.retryAfterSeconds) };
-  if ('unchecked' in limit) return errorResponse(503, UNCHECKED_MESSAGE, {}, headers);
-  return errorResponse(429, tooManyRequestsMessage(limit.retryAfterSeconds), {}, headers);
+  if ('unchecked' in limit) return errorResponse(503, 'temporarily_unavailable', UNCHECKED_MESSAGE, { headers });
+  return errorResponse(429, 'rate_limited', tooManyRequestsMessage(limit.retryAfterSeconds), { headers });
 }
 
 export function createRateLimiter(

@@ -88,6 +88,7 @@ export const passwordResetSchema = z.object({
 
 /** user-signup's resend entry: the address whose confirmation mail is sent again. */
 export const resendSchema = z.object({ email: emailSchema, website: z.unknown().optional() });
+export type ResendPayload = z.input<typeof resendSchema>;
 export type ResendInput = Omit<z.output<typeof resendSchema>, 'website'>;
 
 export type PasswordResetPayload = z.input<typeof passwordResetSchema>;

@@ -1,6 +1,7 @@
 // account's logic: whose account a request is for, the data export, and deleting the account.
 import type { SupabaseClient, User } from '@supabase/supabase-js';
 import { CAPTCHA_FAILED_CODE, CAPTCHA_MESSAGE } from '../_shared/captcha.ts';
+import type { ErrorCode } from '../_shared/errors.ts';
 
 export const SESSION_MESSAGE = 'Your session has expired. Please sign in again.';
 export const WRONG_PASSWORD_MESSAGE = 'The password is incorrect. Your account was not deleted.';
@@ -17,8 +18,8 @@ export interface AccountDeps {
   admin: SupabaseClient;
 }
 
-/** `code` names the refusal for the site when the sentence alone is not enough to act on. */
-export type Result<T> = { ok: true; value: T } | { ok: false; status: number; error: string; code?: string };
+/** A refusal says its sentence and its `code` (errors.ts), which the site decides on. */
+export type Result<T> = { ok: true; value: T } | { ok: false; status: number; error: string; code: ErrorCode };
 
 /** The member's verified two-factor factors, as GET /auth/v1/user lists them. */
 const verifiedFactors = (user: User) => (user.factors ?? []).filter((f) => f.status === 'verified');
@@ -66,14 +67,16 @@ export function bearerToken(req: Request, apiKeys: (string | undefined)[]): stri
  * signature, the expiry and that the session still exists, which decoding the token here would not.
  */
 export async function memberOf(token: string | undefined, deps: AccountDeps): Promise<Result<User>> {
-  if (!token) return { ok: false, status: 401, error: SESSION_MESSAGE };
+  if (!token) return { ok: false, status: 401, error: SESSION_MESSAGE, code: 'session_expired' };
   const { data, error } = await deps.auth.auth.getUser(token);
   if (error || !data.user?.email) {
     const status = error?.status;
     // 401/403/404: no such session or user any more. Anything else is the auth service failing.
-    if (!error || (status && status >= 400 && status < 500)) return { ok: false, status: 401, error: SESSION_MESSAGE };
+    if (!error || (status && status >= 400 && status < 500)) {
+      return { ok: false, status: 401, error: SESSION_MESSAGE, code: 'session_expired' };
+    }
     console.error('account: auth service:', status, error.message);
-    return { ok: false, status: 502, error: FAILURE_MESSAGE };
+    return { ok: false, status: 502, error: FAILURE_MESSAGE, code: 'upstream_failure' };
   }
   return { ok: true, value: data.user };
 }
@@ -190,10 +193,14 @@ export async function deleteAccount(
     if (grant.error?.code === CAPTCHA_FAILED_CODE) {
       return { ok: false, status: 400, error: CAPTCHA_MESSAGE, code: CAPTCHA_FAILED_CODE };
     }
-    if (status === 429) return { ok: false, status: 429, error: grant.error?.message ?? FAILURE_MESSAGE };
-    if (status && status >= 400 && status < 500) return { ok: false, status: 403, error: WRONG_PASSWORD_MESSAGE };
+    if (status === 429) {
+      return { ok: false, status: 429, error: grant.error?.message ?? FAILURE_MESSAGE, code: 'rate_limited' };
+    }
+    if (status && status >= 400 && status < 500) {
+      return { ok: false, status: 403, error: WRONG_PASSWORD_MESSAGE, code: 'invalid_credentials' };
+    }
     console.error('account: auth service:', status, grant.error?.message);
-    return { ok: false, status: 502, error: FAILURE_MESSAGE };
+    return { ok: false, status: 502, error: FAILURE_MESSAGE, code: 'upstream_failure' };
   }
   const grantToken = grant.data.session?.access_token;
   // The account stays: end the session the password check made, so nothing outlives this request.
@@ -207,12 +214,14 @@ export async function deleteAccount(
     if (verified.error) {
       await endGrant();
       const status = verified.error.status;
-      if (status === 429) return { ok: false, status: 429, error: verified.error.message || FAILURE_MESSAGE };
+      if (status === 429) {
+        return { ok: false, status: 429, error: verified.error.message || FAILURE_MESSAGE, code: 'rate_limited' };
+      }
       if (status && status >= 400 && status < 500) {
         return { ok: false, status: 400, error: WRONG_CODE_MESSAGE, code: 'mfa_verification_failed' };
       }
       console.error('account: auth service:', status, verified.error.message);
-      return { ok: false, status: 502, error: FAILURE_MESSAGE };
+      return { ok: false, status: 502, error: FAILURE_MESSAGE, code: 'upstream_failure' };
     }
   }
 
@@ -221,7 +230,7 @@ export async function deleteAccount(
   if (removed.error) {
     await endGrant();
     console.error('account: delete failed:', removed.error.message);
-    return { ok: false, status: 502, error: FAILURE_MESSAGE };
+    return { ok: false, status: 502, error: FAILURE_MESSAGE, code: 'upstream_failure' };
   }
   console.log('account: account deleted');
   return { ok: true, value: null };

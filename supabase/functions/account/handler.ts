@@ -29,9 +29,8 @@ export const EXPORT_RATE_LIMIT: RateLimitRule = { max: 10, windowMs: 10 * 60_000
 /** Passwords are at most 72 bytes to the auth service's bcrypt; anything far longer is not one. */
 const MAX_PASSWORD_LENGTH = 1000;
 
-/** `{ error }`, with the refusal's `code` when it has one. */
-const refusal = (r: Extract<Result<unknown>, { ok: false }>) =>
-  errorResponse(r.status, r.error, r.code ? { code: r.code } : {});
+/** `{ error, code }` of a refusal. */
+const refusal = (r: Extract<Result<unknown>, { ok: false }>) => errorResponse(r.status, r.code, r.error);
 
 export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promise<Response> {
   // Fails closed: an unchecked limit would let a stolen token guess the password without end.
@@ -66,7 +65,9 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
         if (!body.ok) return body.response;
         const value = body.value.password;
         if (typeof value !== 'string' || value === '' || value.length > MAX_PASSWORD_LENGTH) {
-          return errorResponse(400, 'Enter your password to delete your account.');
+          return errorResponse(400, 'invalid_input', 'Enter your password to delete your account.', {
+            field: 'password',
+          });
         }
         password = value;
         code = authenticatorCode(body.value.code);
@@ -87,7 +88,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       return result.ok ? json({ deleted: true }) : refusal(result);
     } catch (err) {
       console.error('account:', err instanceof Error ? err.message : err);
-      return errorResponse(500, FAILURE_MESSAGE);
+      return errorResponse(500, 'unexpected_failure', FAILURE_MESSAGE);
     }
   };
 }

@@ -128,7 +128,7 @@ export function createHandler(env: Env = runtimeEnv(), load: LoadOptions = {}): 
     if (refused) return refused;
 
     const feed = new URL(req.url).searchParams.get('feed');
-    if (!isFeedName(feed)) return errorResponse(400, BAD_FEED_MESSAGE);
+    if (!isFeedName(feed)) return errorResponse(400, 'invalid_input', BAD_FEED_MESSAGE, { field: 'feed' });
 
     try {
       const cached = await cache.get(feed, { revalidate: wantsRevalidation(req) });
@@ -138,7 +138,7 @@ export function createHandler(env: Env = runtimeEnv(), load: LoadOptions = {}): 
       return new Response(req.method === 'HEAD' ? null : cached.body, { status: 200, headers: cached.headers });
     } catch (err) {
       console.error('news:', err instanceof Error ? err.message : err);
-      return errorResponse(500, 'Failed to load news. Please try again.');
+      return errorResponse(500, 'unexpected_failure', 'Failed to load news. Please try again.');
     }
   };
 }

@@ -118,7 +118,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       return json(ACCEPTED);
     } catch (err) {
       console.error('newsletter-signup:', err instanceof Error ? err.message : err);
-      return errorResponse(500, FAILURE_MESSAGE);
+      return errorResponse(500, 'unexpected_failure', FAILURE_MESSAGE);
     }
   }
 
@@ -139,7 +139,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       });
     } catch (err) {
       console.error('newsletter-signup verify:', err instanceof Error ? err.message : err);
-      return errorResponse(500, VERIFY_FAILURE_MESSAGE);
+      return errorResponse(500, 'unexpected_failure', VERIFY_FAILURE_MESSAGE);
     }
   }
 
@@ -150,7 +150,8 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
    */
   async function openUnsubscribe(req: Request): Promise<Response> {
     if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    if (req.method === 'POST' && !(await isOneClickBody(req))) return errorResponse(400, ONE_CLICK_MESSAGE);
+    if (req.method === 'POST' && !(await isOneClickBody(req)))
+      return errorResponse(400, 'invalid_input', ONE_CLICK_MESSAGE, { field: 'List-Unsubscribe' });
     const query = new URL(req.url).searchParams;
     const request = { ...requestMeta(req, clientIp(req)), via: req.method === 'POST' ? 'one-click' : 'link' } as const;
     let outcome: UnsubscribeOutcome;
@@ -165,10 +166,12 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       );
     } catch (err) {
       console.error(`${FUNCTION_NAME} unsubscribe:`, err instanceof Error ? err.message : err);
-      return errorResponse(500, UNSUBSCRIBE_FAILURE_MESSAGE);
+      return errorResponse(500, 'unexpected_failure', UNSUBSCRIBE_FAILURE_MESSAGE);
     }
     if (req.method === 'POST') {
-      return outcome === 'unsubscribed' ? json({ success: true }) : errorResponse(403, UNSUBSCRIBE_INVALID_MESSAGE);
+      return outcome === 'unsubscribed'
+        ? json({ success: true })
+        : errorResponse(403, 'invalid_link', UNSUBSCRIBE_INVALID_MESSAGE);
     }
     return new Response(null, {
       status: 303,

@@ -41,12 +41,10 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     try {
       const { fields, captchaToken } = post.input;
       const result = await requestPasswordReset(fields, deps(ip), captchaToken);
-      return result.ok
-        ? json({ message: result.message })
-        : errorResponse(result.status, result.error, result.code ? { code: result.code } : {});
+      return result.ok ? json({ message: result.message }) : errorResponse(result.status, result.code, result.error);
     } catch (err) {
       console.error('password-reset:', err instanceof Error ? err.message : err);
-      return errorResponse(500, FAILURE_MESSAGE);
+      return errorResponse(500, 'unexpected_failure', FAILURE_MESSAGE);
     }
   };
 }

@@ -3,6 +3,7 @@
 // address has an account.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { CAPTCHA_FAILED_CODE, CAPTCHA_MESSAGE } from '../_shared/captcha.ts';
+import type { ErrorCode } from '../_shared/errors.ts';
 import type { PasswordResetInput } from '../_shared/schemas.ts';
 import { type RedirectPolicy, resetRedirect } from './redirect.ts';
 
@@ -16,7 +17,7 @@ export interface ResetDeps {
   policy: RedirectPolicy;
 }
 
-export type ResetResult = { ok: true; message: string } | { ok: false; status: number; error: string; code?: string };
+export type ResetResult = { ok: true; message: string } | { ok: false; status: number; error: string; code: ErrorCode };
 
 /**
  * Asks the auth service for the recovery mail. `captchaToken` is the form's CAPTCHA token, passed on as is: the
@@ -43,7 +44,7 @@ export async function requestPasswordReset(
       return { ok: true, message: SENT_MESSAGE };
     }
     console.error('password-reset: auth service:', error.status, error.message);
-    return { ok: false, status: 502, error: FAILURE_MESSAGE };
+    return { ok: false, status: 502, error: FAILURE_MESSAGE, code: 'upstream_failure' };
   }
   return { ok: true, message: SENT_MESSAGE };
 }

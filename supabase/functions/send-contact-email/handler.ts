@@ -70,7 +70,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       return json({ success: true });
     } catch (err) {
       console.error('send-contact-email:', err instanceof Error ? err.message : err);
-      return errorResponse(500, FAILURE_MESSAGE);
+      return errorResponse(500, 'unexpected_failure', FAILURE_MESSAGE);
     }
   };
 }

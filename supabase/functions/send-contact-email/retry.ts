@@ -45,8 +45,9 @@ export function retryHandler(env: Env, deps: () => ContactDeps): (req: Request) 
   let running: Promise<RetryTally> | undefined;
   return async (req) => {
     await req.body?.cancel().catch(() => {});
-    if (req.method !== 'POST') return errorResponse(405, 'Method not allowed: use POST.', {}, { Allow: 'POST' });
-    if (!hasServiceRole(req, env)) return errorResponse(401, RETRY_FORBIDDEN);
+    if (req.method !== 'POST')
+      return errorResponse(405, 'method_not_allowed', 'Method not allowed: use POST.', { headers: { Allow: 'POST' } });
+    if (!hasServiceRole(req, env)) return errorResponse(401, 'not_admin', RETRY_FORBIDDEN);
     try {
       // A run already under way in this isolate answers for this call too.
       running ??= deliverPending(deps()).finally(() => {
@@ -55,7 +56,11 @@ export function retryHandler(env: Env, deps: () => ContactDeps): (req: Request) 
       return json({ success: true, ...(await running) });
     } catch (err) {
       console.error('send-contact-email retry:', err instanceof Error ? err.message : err);
-      return errorResponse(503, 'Retry failed (see the function logs); pending messages stay stored for the next run.');
+      return errorResponse(
+        503,
+        'unexpected_failure',
+        'Retry failed (see the function logs); pending messages stay stored for the next run.',
+      );
     }
   };
 }

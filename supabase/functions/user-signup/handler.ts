@@ -16,6 +16,7 @@ import {
   RESEND_MESSAGE,
   resendConfirmation,
   type SignupDeps,
+  type SignupResult,
   signUpUser,
 } from './signup.ts';
 
@@ -62,8 +63,8 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     pending,
   });
 
-  const failed = (result: { status: number; error: string; code?: string }) =>
-    errorResponse(result.status, result.error, result.code ? { code: result.code } : {});
+  const failed = (result: Extract<SignupResult, { ok: false }>) =>
+    errorResponse(result.status, result.code, result.error);
 
   return async function handler(req: Request): Promise<Response> {
     if (req.method === 'OPTIONS') return options();
@@ -85,13 +86,13 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
         return result.ok ? json({ message: result.message }) : failed(result);
       } catch (err) {
         console.error('user-signup: resend:', err instanceof Error ? err.message : err);
-        return errorResponse(500, FAILURE_MESSAGE);
+        return errorResponse(500, 'unexpected_failure', FAILURE_MESSAGE);
       }
     }
 
     const post = await readFormPost(req, ip, {
       limiter,
-      honeypot: () => errorResponse(400, HONEYPOT_MESSAGE),
+      honeypot: () => errorResponse(400, 'request_rejected', HONEYPOT_MESSAGE),
       validate: withCaptchaToken(validateSignup),
     });
     if (!post.ok) return post.response;
@@ -105,7 +106,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
       return result.ok ? json({ message: result.message }) : failed(result);
     } catch (err) {
       console.error('user-signup:', err instanceof Error ? err.message : err);
-      return errorResponse(500, FAILURE_MESSAGE);
+      return errorResponse(500, 'unexpected_failure', FAILURE_MESSAGE);
     }
   };
 }

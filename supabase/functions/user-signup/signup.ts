@@ -2,12 +2,13 @@
 // hosted Supabase the mail uses the project's SMTP settings and its "Confirm signup" template.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { CAPTCHA_FAILED_CODE, CAPTCHA_MESSAGE } from '../_shared/captcha.ts';
+import type { ErrorCode } from '../_shared/errors.ts';
 import type { SignupInput } from '../_shared/schemas.ts';
 import type { PendingAccounts } from './pending.ts';
 
 /** The answer on success; the site shows it as is. */
 export const SUCCESS_MESSAGE = 'Please check your email to verify your account before signing in.';
-/** Contains 'already', which the site turns into 'Account exists: ...'. */
+/** Answered with the code `account_exists`, which the site turns into 'Account exists: ...'. */
 export const EXISTS_MESSAGE = 'A user with this email address has already been registered.';
 export const FAILURE_MESSAGE = 'Failed to create account';
 /** The auth service could not send the confirmation mail (its relay is down): nothing was created. */
@@ -33,7 +34,9 @@ export interface SignupDeps {
   pending: PendingAccounts;
 }
 
-export type SignupResult = { ok: true; message: string } | { ok: false; status: number; error: string; code?: string };
+export type SignupResult =
+  | { ok: true; message: string }
+  | { ok: false; status: number; error: string; code: ErrorCode };
 
 /** The auth service refused the request's CAPTCHA token ([auth.captcha]): the visitor tries again. */
 const captchaRefused: SignupResult = { ok: false, status: 400, error: CAPTCHA_MESSAGE, code: CAPTCHA_FAILED_CODE };
@@ -70,18 +73,21 @@ export async function signUpUser(input: SignupInput, deps: SignupDeps, captchaTo
   if (error) {
     if (error.code === CAPTCHA_FAILED_CODE) return captchaRefused;
     if (error.code === 'user_already_exists' || error.code === 'email_exists' || /already/i.test(error.message)) {
-      return { ok: false, status: 409, error: EXISTS_MESSAGE };
+      return { ok: false, status: 409, error: EXISTS_MESSAGE, code: 'account_exists' };
     }
     if (error.message === CONFIRMATION_MAIL_FAILED) {
       console.error('user-signup: auth service could not send the confirmation mail');
-      return { ok: false, status: 503, error: MAIL_FAILURE_MESSAGE };
+      return { ok: false, status: 503, error: MAIL_FAILURE_MESSAGE, code: 'mail_unavailable' };
     }
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 502;
-    if (status === 502) console.error('user-signup: auth service:', error.status, error.message);
-    return { ok: false, status, error: status === 502 ? FAILURE_MESSAGE : error.message };
+    if (status === 502) {
+      console.error('user-signup: auth service:', error.status, error.message);
+      return { ok: false, status, error: FAILURE_MESSAGE, code: 'upstream_failure' };
+    }
+    return { ok: false, status, error: error.message, code: status === 429 ? 'rate_limited' : 'auth_refused' };
   }
   if (data.user && Array.isArray(data.user.identities) && data.user.identities.length === 0) {
-    return { ok: false, status: 409, error: EXISTS_MESSAGE };
+    return { ok: false, status: 409, error: EXISTS_MESSAGE, code: 'account_exists' };
   }
   return { ok: true, message: SUCCESS_MESSAGE };
 }
@@ -103,7 +109,7 @@ export async function resendConfirmation(
   });
   if (error?.code === CAPTCHA_FAILED_CODE) return captchaRefused;
   if (!error || /^For security purposes/.test(error.message)) return { ok: true, message: RESEND_MESSAGE };
-  if (error.status === 429) return { ok: false, status: 429, error: RESEND_BUSY_MESSAGE };
+  if (error.status === 429) return { ok: false, status: 429, error: RESEND_BUSY_MESSAGE, code: 'rate_limited' };
   console.error('user-signup: resend: auth service:', error.status, error.message);
-  return { ok: false, status: 502, error: FAILURE_MESSAGE };
+  return { ok: false, status: 502, error: FAILURE_MESSAGE, code: 'upstream_failure' };
 }

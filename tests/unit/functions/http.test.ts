@@ -40,7 +40,10 @@ describe('readJsonObject', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.response.status).toBe(413);
-    expect(await result.response.json()).toEqual({ error: 'Request body is larger than 64 KB.' });
+    expect(await result.response.json()).toEqual({
+      error: 'Request body is larger than 64 KB.',
+      code: 'payload_too_large',
+    });
     expect(result.response.headers.get('access-control-allow-origin')).toBe('*');
   });
 
@@ -61,7 +64,7 @@ describe('readJsonObject', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.response.status).toBe(400);
-    expect(await result.response.json()).toEqual({ error });
+    expect(await result.response.json()).toEqual({ error, code: 'bad_json' });
   });
 
   test('a JSON body sent as text/plain (supabase-js sends strings so) is read', async () => {
@@ -93,6 +96,6 @@ describe('responses', () => {
     const res = methodNotAllowed(['POST']);
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST, OPTIONS');
-    expect(await res.json()).toEqual({ error: 'Method not allowed: use POST.' });
+    expect(await res.json()).toEqual({ error: 'Method not allowed: use POST.', code: 'method_not_allowed' });
   });
 });

@@ -74,7 +74,10 @@ describe('refuseOverLimit', () => {
     const res = await refuseOverLimit(answering({ ok: false, retryAfterSeconds: 540 }), '1.2.3.4');
     expect(res?.status).toBe(429);
     expect(res?.headers.get('retry-after')).toBe('540');
-    expect(await res?.json()).toEqual({ error: 'Too many requests from your address. Please try again in 9 minutes.' });
+    expect(await res?.json()).toEqual({
+      error: 'Too many requests from your address. Please try again in 9 minutes.',
+      code: 'rate_limited',
+    });
   });
 
   test('within the limit: nothing to answer', async () => {
@@ -122,7 +125,10 @@ describe('functionRateLimiter (counters in Postgres through supabase-js)', () =>
       expect(res?.status).toBe(503);
       expect(res?.headers.get('retry-after')).toBe('60');
       // The visitor reads when to come back, not the driver's error (no host, port or ECONNREFUSED).
-      expect(await res?.json()).toEqual({ error: 'This form is briefly unavailable. Please try again in a minute.' });
+      expect(await res?.json()).toEqual({
+        error: 'This form is briefly unavailable. Please try again in a minute.',
+        code: 'temporarily_unavailable',
+      });
       expect(String(logged.mock.calls[0]?.[0])).toBe('signup: rate limit not checked, request refused:');
     } finally {
       logged.mockRestore();
