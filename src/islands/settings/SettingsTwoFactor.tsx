@@ -1,10 +1,7 @@
+import { useStore } from '@nanostores/react';
 import { type ReactNode, type SubmitEvent, useEffect, useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
-import { cleanTotp, isTotpFormat, qrImageSrc, totpFailure, verifiedTotpFactors } from '../../lib/mfa.ts';
-import { passwordCheckFailure } from '../../lib/password-check.ts';
-import { checkCurrentPassword } from '../../stores/password-check.ts';
-import { supabase } from '../../stores/supabase.ts';
-import { toast } from '../../stores/toasts.ts';
+import { browserTwoFactorDeps, type CaptchaToken, createTwoFactorFlow } from '../../stores/two-factor-flow.ts';
 import OneTimeCodeField from '../auth/OneTimeCodeField.tsx';
 import type { SettingsLabels } from '../Settings.tsx';
 import PasswordConfirmForm from './PasswordConfirmForm.tsx';
@@ -16,179 +13,54 @@ interface Props {
   labels: SettingsLabels;
 }
 
-interface Factor {
-  id: string;
-  friendly_name?: string;
-}
-
-/**
- * Where the section is: the Set up button ('idle'), the password asked before enrolling ('password'), the
- * new factor's QR code waiting for its first code ('code'), or a factor's removal asking the password.
- */
-type Step =
-  | { kind: 'idle' }
-  | { kind: 'password' }
-  | { kind: 'code'; id: string; qrCode: string; secret: string }
-  | { kind: 'remove'; factor: Factor };
-
-/** Every factor of the signed-in member (GET /user), whatever its status. */
-async function listFactors() {
-  const { data, error } = await supabase().auth.mfa.listFactors();
-  if (error) throw error;
-  return data?.all ?? [];
-}
-
 /**
  * Two-factor authentication (TOTP). Set up asks for the current password (a fresh sign-in), then enrolls an
  * authenticator-app factor (auth.mfa.enroll), shows its QR code and key, and turns it on once the first code
  * checks (challengeAndVerify, which also raises the session to aal2). A verified factor is listed with
  * Remove, which asks for the current password before unenroll: the auth service needs aal2 only, and a
- * member who lost the phone still knows the password (a code would lock them out).
+ * member who lost the phone still knows the password (a code would lock them out). The steps are
+ * src/stores/two-factor-flow.ts; this renders them and moves the focus.
  */
 export default function SettingsTwoFactor({ email, labels }: Props) {
-  const [factors, setFactors] = useState<Factor[] | null>(null);
-  const [step, setStep] = useState<Step>({ kind: 'idle' });
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [copied, setCopied] = useState(false);
+  const [flow] = useState(() => createTwoFactorFlow(browserTwoFactorDeps(email), labels));
+  const { factors, step, password, code, error, busy, copied } = useStore(flow.$state);
   const fieldRef = useRef<HTMLInputElement>(null);
   const setupRef = useRef<HTMLButtonElement>(null);
 
-  /** Lists the member's verified factors; answers every factor, unverified ones too. */
-  async function loadFactors() {
-    const all = await listFactors();
-    setFactors(verifiedTotpFactors(all));
-    return all;
-  }
-
   useEffect(() => {
-    listFactors()
-      .then((all) => setFactors(verifiedTotpFactors(all)))
-      .catch((err) => {
-        console.error('Two-factor factors failed to load:', err);
-        setFactors([]);
-      });
-  }, []);
+    flow.load();
+  }, [flow]);
 
   // The field is the next thing to fill once a step's form appears.
   useEffect(() => {
     if (step.kind !== 'idle') fieldRef.current?.focus();
   }, [step]);
 
-  /** Says `message` under the field; cleared first, so the same message said twice is announced twice. */
-  function fail(message: string) {
-    setError('');
-    setTimeout(() => setError(message), 0);
-  }
-
   // A field with a message gets the focus back, once the form is no longer busy (a disabled input cannot).
   useEffect(() => {
     if (error && !busy) fieldRef.current?.focus();
   }, [error, busy]);
 
-  function goTo(next: Step) {
-    setPassword('');
-    setCode('');
-    setError('');
-    setCopied(false);
-    setStep(next);
-  }
+  /** Focus goes where the closed form was: Set up, once it has rendered. */
+  const focusSetup = () => setTimeout(() => setupRef.current?.focus(), 0);
 
-  /** Checks the password typed (with the form's CAPTCHA token); true when it is right, else the field says why. */
-  async function passwordChecks(captchaToken: () => Promise<string | undefined>): Promise<boolean> {
-    const refused = await checkCurrentPassword(email, password, await captchaToken());
-    if (!refused) return true;
-    const failure = passwordCheckFailure(refused);
-    setPassword('');
-    if (failure.kind === 'wrong') fail(labels.twoFactorPasswordWrong);
-    else if (failure.kind === 'expired') fail(labels.sessionExpired);
-    else fail(failure.text ?? labels.twoFactorFailed);
-    return false;
-  }
-
-  async function onPassword(event: SubmitEvent<HTMLFormElement>, captchaToken: () => Promise<string | undefined>) {
+  async function onPassword(event: SubmitEvent<HTMLFormElement>, captchaToken: CaptchaToken) {
     event.preventDefault();
-    if (step.kind !== 'password' || !password || busy) return;
-    setBusy(true);
-    try {
-      if (!(await passwordChecks(captchaToken))) return;
-      const mfa = supabase().auth.mfa;
-      // An enrolment left half-way would count against the factor limit: it is dropped first.
-      const all = await loadFactors();
-      for (const f of all) if (f.status !== 'verified') await mfa.unenroll({ factorId: f.id });
-      const { data, error: failed } = await mfa.enroll({ factorType: 'totp' });
-      if (failed || !data) throw failed ?? new Error('no factor');
-      goTo({ kind: 'code', id: data.id, qrCode: qrImageSrc(data.totp.qr_code), secret: data.totp.secret });
-    } catch (err) {
-      console.error('Two-factor setup failed:', err);
-      fail(labels.twoFactorFailed);
-    } finally {
-      setBusy(false);
-    }
+    await flow.submitSetup(captchaToken);
   }
 
-  async function onConfirm(event: SubmitEvent<HTMLFormElement>) {
+  async function onRemove(event: SubmitEvent<HTMLFormElement>, captchaToken: CaptchaToken) {
     event.preventDefault();
-    if (step.kind !== 'code' || busy) return;
-    const token = cleanTotp(code);
-    if (!isTotpFormat(token)) return fail(labels.twoFactorFormat);
-    setBusy(true);
-    try {
-      const { error: refused } = await supabase().auth.mfa.challengeAndVerify({ factorId: step.id, code: token });
-      if (refused) {
-        const failure = totpFailure(refused);
-        setCode('');
-        fail(failure.kind === 'wrong' ? labels.twoFactorWrong : (failure.text ?? labels.twoFactorFailed));
-        return;
-      }
-      goTo({ kind: 'idle' });
-      await loadFactors();
-      toast({ title: labels.twoFactorEnabledTitle, description: labels.twoFactorEnabled });
-    } catch (err) {
-      console.error('Two-factor confirmation failed:', err);
-      fail(labels.twoFactorFailed);
-    } finally {
-      setBusy(false);
-    }
+    if (await flow.submitRemove(captchaToken)) focusSetup();
   }
 
-  async function onRemove(event: SubmitEvent<HTMLFormElement>, captchaToken: () => Promise<string | undefined>) {
+  function onConfirm(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (step.kind !== 'remove' || !password || busy) return;
-    setBusy(true);
-    try {
-      if (!(await passwordChecks(captchaToken))) return;
-      const { error: failed } = await supabase().auth.mfa.unenroll({ factorId: step.factor.id });
-      if (failed) return fail(failed.message || labels.twoFactorFailed);
-      goTo({ kind: 'idle' });
-      await loadFactors();
-      toast({ title: labels.twoFactorRemovedTitle, description: labels.twoFactorRemoved });
-      // Focus goes where the removed form was: Set up, once it has rendered.
-      setTimeout(() => setupRef.current?.focus(), 0);
-    } catch (err) {
-      console.error('Two-factor removal failed:', err);
-      fail(labels.twoFactorFailed);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function onCopy() {
-    if (step.kind !== 'code') return;
-    try {
-      await navigator.clipboard.writeText(step.secret);
-      setCopied(true);
-    } catch {
-      // No clipboard (permissions): the key stays selectable in its box.
-    }
+    flow.confirmCode();
   }
 
   function cancel() {
-    const wasSetup = step.kind === 'password' || step.kind === 'code';
-    goTo({ kind: 'idle' });
-    if (wasSetup) setTimeout(() => setupRef.current?.focus(), 0);
+    if (flow.cancel()) focusSetup();
   }
 
   const passwordForm = (id: string, heading: string, text: string, submit: string, busyText: string) => (
@@ -204,7 +76,7 @@ export default function SettingsTwoFactor({ email, labels }: Props) {
       busy={busy}
       error={error}
       value={password}
-      onChange={setPassword}
+      onChange={flow.setPassword}
       onSubmit={step.kind === 'remove' ? onRemove : onPassword}
       onCancel={cancel}
     />
@@ -229,7 +101,7 @@ export default function SettingsTwoFactor({ email, labels }: Props) {
             >
               <span className="font-medium">{f.friendly_name || labels.twoFactorApp}</span>
               {!(step.kind === 'remove' && step.factor.id === f.id) && (
-                <Button variant="outline" onClick={() => goTo({ kind: 'remove', factor: f })} disabled={busy}>
+                <Button variant="outline" onClick={() => flow.startRemove(f)} disabled={busy}>
                   {labels.twoFactorRemove}
                 </Button>
               )}
@@ -261,7 +133,7 @@ export default function SettingsTwoFactor({ email, labels }: Props) {
         qrCode={step.qrCode}
         secret={step.secret}
         copied={copied}
-        onCopy={onCopy}
+        onCopy={flow.copySecret}
         busy={busy}
         codeField={
           <OneTimeCodeField
@@ -271,7 +143,7 @@ export default function SettingsTwoFactor({ email, labels }: Props) {
             hint={labels.twoFactorHint}
             error={error}
             value={code}
-            onChange={setCode}
+            onChange={flow.setCode}
           />
         }
         onSubmit={onConfirm}
@@ -283,7 +155,7 @@ export default function SettingsTwoFactor({ email, labels }: Props) {
       <>
         <p className="text-muted">{labels.twoFactorText}</p>
         <div>
-          <Button ref={setupRef} onClick={() => goTo({ kind: 'password' })}>
+          <Button ref={setupRef} onClick={flow.startSetup}>
             {labels.twoFactorSetup}
           </Button>
         </div>
