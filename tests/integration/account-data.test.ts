@@ -305,7 +305,7 @@ describe('delete my account', () => {
     const refreshed = await ann.client.auth.refreshSession();
     expect(refreshed.error?.code).toBe('refresh_token_not_found');
     const again = await ann.client.functions.invoke('account', { method: 'GET' });
-    expect((await failure(again.error)).status).toBe(401);
+    expect(await failure(again.error)).toMatchObject({ status: 401, body: { code: 'session_expired' } });
   });
 
   test('a member’s token deletes only that member’s account, even with another member’s password', async () => {
@@ -313,7 +313,7 @@ describe('delete my account', () => {
     const bob = await member(uniqueEmail('bob'), 'Bob');
 
     const withAnnsPassword = await deleting(bob, 'Ann-0nly-secret!');
-    expect((await failure(withAnnsPassword.error)).status).toBe(403);
+    expect(await failure(withAnnsPassword.error)).toMatchObject({ status: 403, body: { code: 'invalid_credentials' } });
     expect((await stored(ann)).users).toBe(1);
     expect((await stored(bob)).users).toBe(1);
 
@@ -332,7 +332,7 @@ describe('delete my account', () => {
       body: { error: 'Enter your password to delete your account.', code: 'invalid_input', field: 'password' },
     });
     const anonymous = await t.anon().functions.invoke('account', { body: { password: GOOD_PASSWORD } });
-    expect((await failure(anonymous.error)).status).toBe(401);
+    expect(await failure(anonymous.error)).toMatchObject({ status: 401, body: { code: 'session_expired' } });
     expect(await stored(ann)).toEqual(before);
   });
 });

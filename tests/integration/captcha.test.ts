@@ -308,7 +308,7 @@ describe('newsletter-signup with TURNSTILE_SECRET_KEY', () => {
     await fetch(new URL('/down', verifier.url), { method: 'POST' });
     try {
       const { error } = await fn.client.invoke('newsletter-signup', { body: body(email, verifier.issue()) });
-      expect((await failure(error)).status).toBe(503);
+      expect(await failure(error)).toMatchObject({ status: 503, body: { code: 'captcha_failed' } });
     } finally {
       await fetch(new URL('/up', verifier.url), { method: 'POST' });
     }

@@ -398,7 +398,10 @@ describe('newsletter unsubscribe and consent', () => {
     });
     const altered = new URL(myLink);
     altered.searchParams.set('token', 'A'.repeat(43));
-    expect((await oneClick(altered.href)).status).toBe(403);
+    expect(await oneClick(altered.href)).toEqual({
+      status: 403,
+      body: { error: 'This unsubscribe link is not valid.', code: 'invalid_link' },
+    });
     expect((await rows(t, theirs))[0]?.status).toBe('verified');
     expect((await rows(t, mine))[0]?.status).toBe('verified');
   });
@@ -706,6 +709,7 @@ describe('newsletter-signup with rate limits on', () => {
     const { status, body } = await failure(error);
     expect(status).toBe(429);
     expect(body.error).toMatch(/^Too many requests from your address\. Please try again in /);
+    expect(body.code).toBe('rate_limited');
     expect(await rows(t, email)).toEqual([]);
   });
 });
