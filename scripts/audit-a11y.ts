@@ -488,7 +488,7 @@ const outDir = process.env.AUDIT_DIST ?? 'dist-test';
 console.log(`Building ${outDir} (when stale)...`);
 buildForE2e(ports, outDir);
 const work = mkdtempSync(join(tmpdir(), 'signals-audit-'));
-const environment = await startE2eEnvironment(ports, join(work, 'data'), outDir);
+const environment = await startE2eEnvironment(ports, join(work, 'data'), { outDir });
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: chromiumArgs });
 let clean = false;
 try {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startThrowawayCluster } from 'local-supabase/testing';
 import { ensureChromium } from './lib/chromium.ts';
-import { buildForE2e, e2ePorts, startE2eEnvironment } from './lib/e2e-env.ts';
+import { buildForE2e, e2ePorts, runsCaptchaSpec, startE2eEnvironment } from './lib/e2e-env.ts';
 import { HTML_BUDGET, measure, overBudget } from './size.ts';
 
 // Ports of the test run (TEST_SITE_PORT, TEST_API_PORT; see scripts/lib/e2e-env.ts).
@@ -195,7 +195,8 @@ if (built && want('e2e')) {
 
 /** The build served as a CDN would, a fresh stack on PGlite, and Playwright against both. */
 async function e2e() {
-  const environment = await startE2eEnvironment(E2E, join(work, 'data'));
+  // dist-captcha, a second build, only when the CAPTCHA spec is among those that run.
+  const environment = await startE2eEnvironment(E2E, join(work, 'data'), { captcha: runsCaptchaSpec(specs) });
   const report = join(work, 'e2e.json');
   try {
     await run(

@@ -1,10 +1,10 @@
 // What the e2e tests and the accessibility audit run against: the build in dist-test (made for the test
 // ports), a fresh local stack on PGlite with rate limits off, the fixture feed server for the news pages,
 // and the site served as a CDN would. scripts/test.ts and scripts/audit-a11y.ts both start it from here.
-// Beside it, dist-captcha: the same site built with a Turnstile test site key, served on the next port, for
-// the one spec that checks the forms' CAPTCHA (tests/e2e/captcha.spec.ts); dist-test has no key, so no other
-// spec loads Turnstile.
-import { join } from 'node:path';
+// Beside it, when the run includes the one spec that checks the forms' CAPTCHA (tests/e2e/captcha.spec.ts),
+// dist-captcha: the same site built with a Turnstile test site key, served on the next port; dist-test has no
+// key, so no other spec loads Turnstile.
+import { join, resolve, sep } from 'node:path';
 import { loadConfig, startStack } from 'local-supabase';
 import { buildIfStale } from './build.ts';
 import { startFeedServer } from './feed-server.ts';
@@ -37,6 +37,28 @@ export const e2eCaptchaSiteUrl = (ports: E2ePorts) => `http://127.0.0.1:${ports.
  */
 export const E2E_CAPTCHA_SITE_KEY = '1x00000000000000000000AA';
 export const E2E_CAPTCHA_DIST = 'dist-captcha';
+/** The spec that runs against dist-captcha. */
+export const CAPTCHA_SPEC = 'tests/e2e/captcha.spec.ts';
+
+/**
+ * Whether Playwright, given these file filters (none: every spec), runs the CAPTCHA spec. Read as Playwright reads
+ * them: `file[:line[:column]]`, the file a regular expression (`/re/flags`, or case-insensitive) tested against
+ * the spec's absolute path.
+ */
+export function runsCaptchaSpec(filters: string[], root = process.cwd()): boolean {
+  if (!filters.length) return true;
+  const spec = resolve(root, CAPTCHA_SPEC).split(sep).join('/');
+  return filters.some((filter) => {
+    const file = /^(.*?):(\d+):?(\d+)?$/.exec(filter)?.[1] ?? filter;
+    const literal = /^\/(.*)\/([gi]*)$/.exec(file);
+    try {
+      return (literal ? new RegExp(literal[1], literal[2]) : new RegExp(file, 'i')).test(spec);
+    } catch {
+      // Not a regular expression: Playwright says so; build as for every spec.
+      return true;
+    }
+  });
+}
 export const e2eApiUrl = (ports: E2ePorts) => `http://127.0.0.1:${ports.api}`;
 
 /** Builds `outDir` for these ports when sources or settings changed; throws when the build fails. */
@@ -72,8 +94,8 @@ export interface E2eEnvironment {
   mailApi: string;
   feedsOrigin: string;
   /**
-   * The variables the Playwright specs read (E2E_BASE_URL, E2E_SUPABASE_URL, E2E_MAIL_API, E2E_FEEDS_URL, and
-   * E2E_CAPTCHA_URL: where dist-captcha is served).
+   * The variables the Playwright specs read (tests/e2e/env.ts): E2E_BASE_URL, E2E_SUPABASE_URL, E2E_MAIL_API,
+   * E2E_FEEDS_URL, and E2E_CAPTCHA_URL where dist-captcha is served (with `captcha` only).
    */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -96,15 +118,22 @@ async function whilePortBusy<T>(what: string, start: () => Promise<T>, tries = 1
   }
 }
 
+export interface E2eOptions {
+  /** The build to serve (made by buildForE2e). */
+  outDir?: string;
+  /** Build (when stale) and serve dist-captcha too: for a run that includes the CAPTCHA spec (runsCaptchaSpec). */
+  captcha?: boolean;
+}
+
 /** The build served as a CDN would, a fresh stack on PGlite under `dataDir`, and the fixture feeds. */
 export async function startE2eEnvironment(
   ports: E2ePorts,
   dataDir: string,
-  outDir = 'dist-test',
+  { outDir = 'dist-test', captcha = false }: E2eOptions = {},
 ): Promise<E2eEnvironment> {
   // First, while nothing of this process must answer (the build blocks it); nothing to do while sources stay the
-  // same.
-  buildCaptchaForE2e(ports);
+  // same. A second astro build: only when a spec needs it.
+  if (captcha) buildCaptchaForE2e(ports);
   const siteUrl = e2eSiteUrl(ports);
   const apiUrl = e2eApiUrl(ports);
   // The news function reads fixture feeds from 127.0.0.1, fresh on every request so a test can take them down.
@@ -130,9 +159,11 @@ export async function startE2eEnvironment(
   const site = await whilePortBusy('e2e site', () =>
     startSiteServer({ dir: outDir, port: ports.site, imageOrigins: [feeds.origin] }),
   );
-  const captchaSite = await whilePortBusy('e2e site with a CAPTCHA', () =>
-    startSiteServer({ dir: E2E_CAPTCHA_DIST, port: ports.captchaSite, imageOrigins: [feeds.origin] }),
-  );
+  const captchaSite = captcha
+    ? await whilePortBusy('e2e site with a CAPTCHA', () =>
+        startSiteServer({ dir: E2E_CAPTCHA_DIST, port: ports.captchaSite, imageOrigins: [feeds.origin] }),
+      )
+    : undefined;
   const mailApi = `http://127.0.0.1:${ports.mailWeb}/api/v1`;
   return {
     siteUrl,
@@ -144,11 +175,11 @@ export async function startE2eEnvironment(
       E2E_SUPABASE_URL: apiUrl,
       E2E_MAIL_API: mailApi,
       E2E_FEEDS_URL: feeds.origin,
-      E2E_CAPTCHA_URL: e2eCaptchaSiteUrl(ports),
+      ...(captcha ? { E2E_CAPTCHA_URL: e2eCaptchaSiteUrl(ports) } : {}),
     },
     async stop() {
       await new Promise<void>((done) => site.close(() => done()));
-      await new Promise<void>((done) => captchaSite.close(() => done()));
+      if (captchaSite) await new Promise<void>((done) => captchaSite.close(() => done()));
       await stack.stop();
       await feeds.close();
     },
