@@ -53,9 +53,9 @@ const stack = await startStack(
     {
       ports,
       smtpUrl: `smtp://127.0.0.1:${ports.smtp}`,
-      news: {
-        feedUrls: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
-        investingFeedUrl: feeds.feedUrl('investing.xml'),
+      functionSecrets: {
+        NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
+        INVESTING_FEED_URL: feeds.feedUrl('investing.xml'),
       },
     },
   ),

@@ -38,11 +38,11 @@ beforeAll(async () => {
   silent = never.server;
   stalling = halfway.server;
   t = await startTestStack({
-    news: {
-      feedUrls: [feeds.feedUrl('business.xml'), never.url, feeds.feedUrl('markets.atom'), halfway.url].join(','),
-      investingFeedUrl: feeds.feedUrl('investing.xml'),
-      cacheSeconds: '0',
-      feedTimeoutMs: String(TIMEOUT_MS),
+    functionSecrets: {
+      NEWS_FEED_URLS: [feeds.feedUrl('business.xml'), never.url, feeds.feedUrl('markets.atom'), halfway.url].join(','),
+      INVESTING_FEED_URL: feeds.feedUrl('investing.xml'),
+      NEWS_CACHE_SECONDS: '0',
+      NEWS_FEED_TIMEOUT_MS: String(TIMEOUT_MS),
     },
   });
 });

@@ -1,5 +1,6 @@
 // Settings of the local stack: the Supabase CLI's ports and demo keys, overridable through the environment.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { functionSecrets, readEnvFile } from './functions/secrets.ts';
 
 export const DEMO_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
 export const DEMO_ANON_KEY =
@@ -10,8 +11,6 @@ export const DEMO_SERVICE_ROLE_KEY =
 /** The CLI's local publishable and secret keys (new format), accepted beside the legacy JWT keys. */
 export const DEMO_PUBLISHABLE_KEY = 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH';
 export const DEMO_SECRET_KEY = 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz';
-/** The newsletter's unsubscribe-link key on the local stack (public like the demo keys: never for production). */
-export const DEMO_UNSUBSCRIBE_SECRET = 'local-demo-unsubscribe-secret-not-for-production';
 
 export interface Ports {
   /** API gateway: /auth/v1, /rest/v1, /functions/v1. */
@@ -52,8 +51,8 @@ export interface StackConfig {
   apiExternalUrl: string;
   /** Where the stack's own services (auth mail, functions) send mail. */
   smtpUrl: string;
+  /** MAIL_FROM: the sender of auth mail, and of the functions' mail unless their own MAIL_FROM says otherwise. */
   mailFrom: string;
-  contactInbox: string;
   rateLimits: boolean;
   /**
    * REQUIRE_CURRENT_PASSWORD: a password change through PUT /auth/v1/user needs the current password, as
@@ -70,22 +69,16 @@ export interface StackConfig {
   /** TRUSTED_PROXIES: IPs / CIDRs of proxies whose X-Forwarded-For names the client (default none). */
   trustedProxies: string;
   /**
-   * The news function's feeds: NEWS_FEED_URLS (comma-separated), INVESTING_FEED_URL, NEWS_CACHE_SECONDS,
-   * NEWS_FEED_TIMEOUT_MS (one feed's time limit).
+   * The functions' own secrets: supabase/functions/.env as the Supabase CLI loads it for local functions, a
+   * non-empty environment variable of a name it lists winning (functions/secrets.ts). Given to loadConfig's
+   * overrides, entries are merged over the file's.
    */
-  news?: { feedUrls?: string; investingFeedUrl?: string; cacheSeconds?: string; feedTimeoutMs?: string };
+  functionSecrets: Record<string, string>;
   /**
-   * CONTACT_RETRY_SECONDS: how often the stack calls send-contact-email's retry entry, as pg_cron does on
-   * hosted Supabase (default 60; 0 turns the timer off).
+   * CRON_SECONDS: jobs the migrations schedule (cron.ts) run every so many seconds instead of on their
+   * schedule, by job name (`*`: every job); 0 turns a job off.
    */
-  contactRetrySeconds: number;
-  /**
-   * RETENTION_SECONDS: how often the stack runs public.delete_expired_data(), as pg_cron does daily on hosted
-   * Supabase (default 3600; 0 turns the timer off).
-   */
-  retentionSeconds: number;
-  /** UNSUBSCRIBE_SECRET: the key of the newsletter's unsubscribe links (a demo value by default). */
-  unsubscribeSecret: string;
+  cron: Record<string, number>;
   /** Folder holding config.toml, migrations/ and functions/. */
   supabaseDir: string;
   /** Overrides of config.toml's [auth] timings (tests shorten them instead of waiting). */
@@ -107,10 +100,18 @@ export interface AuthOverrides {
 
 type Env = Record<string, string | undefined>;
 
-/** A number of seconds, 0 for off; unset or garbled means `fallback`. */
-function retrySeconds(value: string | undefined, fallback = 60): number {
-  const n = Number(value);
-  return value !== undefined && value.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : fallback;
+/**
+ * CRON_SECONDS: runs jobs every N seconds instead of on their schedule, for development and tests:
+ * `nightly-cleanup=5,*=0` (by pg_cron job name; 0 turns a job off; `*` stands for every job).
+ */
+export function parseCronSeconds(value: string | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of (value ?? '').split(',')) {
+    const [name, raw] = part.split('=').map((s) => s.trim());
+    const n = Number(raw);
+    if (name && raw !== undefined && raw !== '' && Number.isFinite(n) && n >= 0) out[name] = n;
+  }
+  return out;
 }
 
 /** Builds the configuration from the environment; `overrides` wins (tests use it for ports and folders). */
@@ -126,6 +127,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
   const host = overrides.host ?? (env.BIND_ADDRESS || '127.0.0.1');
   const sitePort = Number(env.PORT ?? 4321);
   const jwtSecret = env.JWT_SECRET ?? DEMO_JWT_SECRET;
+  const supabaseDir = overrides.supabaseDir ?? resolve(env.SUPABASE_DIR ?? 'supabase');
+  const secrets = {
+    ...functionSecrets(readEnvFile(join(supabaseDir, 'functions', '.env')), env),
+    ...overrides.functionSecrets,
+  };
   return {
     host,
     dataDir: resolve(env.DATA_DIR ?? '.data'),
@@ -146,23 +152,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     apiExternalUrl: env.API_EXTERNAL_URL || `http://${host}:${ports.api}`,
     // The catcher listens on loopback whatever BIND_ADDRESS says (server.ts).
     smtpUrl: env.SMTP_URL ?? `smtp://${isLoopbackHost(host) ? host : '127.0.0.1'}:${ports.smtp}`,
-    mailFrom: env.MAIL_FROM ?? 'SignalOne <no-reply@signals.local>',
-    contactInbox: env.CONTACT_INBOX ?? 'support@signals.local',
+    mailFrom: env.MAIL_FROM || secrets.MAIL_FROM || 'Supabase Auth <noreply@mail.app.supabase.io>',
     rateLimits: env.RATE_LIMITS !== 'off',
     requireCurrentPassword: env.REQUIRE_CURRENT_PASSWORD !== 'off',
     otpSignups: env.OTP_SIGNUPS?.trim().toLowerCase() !== 'off',
     trustedProxies: env.TRUSTED_PROXIES ?? '',
-    news: {
-      feedUrls: env.NEWS_FEED_URLS || undefined,
-      investingFeedUrl: env.INVESTING_FEED_URL || undefined,
-      cacheSeconds: env.NEWS_CACHE_SECONDS || undefined,
-      feedTimeoutMs: env.NEWS_FEED_TIMEOUT_MS || undefined,
-    },
-    contactRetrySeconds: retrySeconds(env.CONTACT_RETRY_SECONDS),
-    retentionSeconds: retrySeconds(env.RETENTION_SECONDS, 3600),
-    unsubscribeSecret: env.UNSUBSCRIBE_SECRET || DEMO_UNSUBSCRIBE_SECRET,
-    supabaseDir: resolve(env.SUPABASE_DIR ?? 'supabase'),
+    cron: parseCronSeconds(env.CRON_SECONDS),
     ...overrides,
+    supabaseDir,
+    functionSecrets: secrets,
     ports,
   };
 }
@@ -173,11 +171,17 @@ export function isLoopbackHost(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
 }
 
-/** The CLI's public demo values, which anyone can use against a stack that still has them. */
+/** Whether a secret's name says it is one: its value must not be public where others can reach the stack. */
+const SECRET_NAME = /SECRET|KEY|TOKEN|PASSWORD/i;
+
+/**
+ * The public values still in use: the CLI's demo keys, which anyone can use against a stack that has them,
+ * and any function secret whose value is the one written in supabase/functions/.env (a committed file).
+ */
 export function demoValuesInUse(
   config: Pick<
     StackConfig,
-    'jwtSecret' | 'anonKey' | 'serviceRoleKey' | 'publishableKey' | 'secretKey' | 'unsubscribeSecret'
+    'jwtSecret' | 'anonKey' | 'serviceRoleKey' | 'publishableKey' | 'secretKey' | 'functionSecrets' | 'supabaseDir'
   >,
 ): string[] {
   const found: string[] = [];
@@ -186,23 +190,26 @@ export function demoValuesInUse(
   if (config.serviceRoleKey === DEMO_SERVICE_ROLE_KEY) found.push('SUPABASE_SERVICE_ROLE_KEY');
   if (config.publishableKey === DEMO_PUBLISHABLE_KEY) found.push('SUPABASE_PUBLISHABLE_KEY');
   if (config.secretKey === DEMO_SECRET_KEY) found.push('SUPABASE_SECRET_KEY');
-  // With the public demo key anyone who learns a subscriber's row id forges the unsubscribe link.
-  if (config.unsubscribeSecret === DEMO_UNSUBSCRIBE_SECRET) found.push('UNSUBSCRIBE_SECRET');
+  const committed = readEnvFile(join(config.supabaseDir, 'functions', '.env')).values;
+  for (const [name, value] of Object.entries(config.functionSecrets)) {
+    if (SECRET_NAME.test(name) && value !== '' && committed[name] === value) found.push(name);
+  }
   return found;
 }
 
 /**
  * The stack is for development and CI. On an address other machines can reach (BIND_ADDRESS), it refuses
- * to start while any public demo secret is in use: with the CLI's anyone is service_role, with the demo
- * unsubscribe key anyone signs unsubscribe links.
+ * to start while any public value is in use: with the CLI's keys anyone is service_role, with a function
+ * secret from the committed file anyone can do what that secret guards.
  */
 export function assertSafeToExpose(config: StackConfig): void {
   if (isLoopbackHost(config.host)) return;
   const demo = demoValuesInUse(config);
   if (demo.length === 0) return;
+  const secrets = ['JWT_SECRET', ...demo.filter((name) => name !== 'JWT_SECRET' && !name.startsWith('SUPABASE_'))];
   throw new Error(
     `BIND_ADDRESS=${config.host} would expose the stack with the public demo value of ${demo.join(', ')}. ` +
-      'Set JWT_SECRET and UNSUBSCRIBE_SECRET to random secrets of at least 32 characters and leave ' +
+      `Set ${secrets.join(' and ')} to random secrets of at least 32 characters and leave ` +
       'SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY, SUPABASE_PUBLISHABLE_KEY and SUPABASE_SECRET_KEY unset ' +
       '(the stack then signs and generates its own keys), or bind to 127.0.0.1. The stack is for development ' +
       'and CI only.',

@@ -13,4 +13,4 @@ export { isDatabaseUnavailable } from './db-unavailable.ts';
 export { functionEnv } from './functions/settings.ts';
 export { signJwt } from './jwt.ts';
 export { type MailCatcher, startMailCatcher } from './mail/index.ts';
-export { CONTACT_RETRY_PATH, type RunningStack, stackSummary, startStack, stopOnSignal } from './server.ts';
+export { type RunningStack, stackSummary, startStack, stopOnSignal } from './server.ts';

@@ -1,6 +1,5 @@
 // Wires the services onto their ports; start and clean stop.
 
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { type ServerType, serve } from '@hono/node-server';
@@ -10,6 +9,7 @@ import { authApp } from './auth/index.ts';
 import { parseTrustedProxies } from './client-address.ts';
 import { assertSafeToExpose, DEMO_JWT_SECRET, isLoopbackHost, loadConfig, type StackConfig } from './config.ts';
 import type { StackContext } from './context.ts';
+import { readCronJobs, startCron } from './cron.ts';
 import { openDb } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { functionsApp } from './functions/index.ts';
@@ -19,8 +19,6 @@ import { startMailCatcher } from './mail/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { readProjectToml } from './project.ts';
 import { restApp } from './rest/index.ts';
-import { startRetention } from './retention.ts';
-import { startSchedule } from './schedule.ts';
 import { refuseUpgrade, serviceOff } from './services-off.ts';
 
 export interface RunningStack {
@@ -145,10 +143,9 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     }
     const api = await listen(apiApp(ctx), config.ports.api, config.host);
     started.push(() => new Promise<void>((resolve) => api.close(() => resolve())));
-    if (config.contactRetrySeconds > 0 && existsSync(join(config.supabaseDir, 'functions', 'send-contact-email'))) {
-      started.push(startContactRetry(config, config.contactRetrySeconds));
-    }
-    if (config.retentionSeconds > 0) started.push(startRetention(config, config.retentionSeconds));
+    // What the migrations schedule with pg_cron; where pg_cron itself is there (cron.job), it runs them.
+    const [pgCron] = await db.query<{ present: boolean }>("select to_regclass('cron.job') is not null as present");
+    if (!pgCron?.present) started.push(startCron(config, db, readCronJobs(join(config.supabaseDir, 'migrations'))));
 
     return {
       config,
@@ -160,17 +157,6 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     await stopAll();
     throw err;
   }
-}
-
-/** The contact form function's retry entry, which the schedule calls. */
-export const CONTACT_RETRY_PATH = '/functions/v1/send-contact-email/retry';
-
-/**
- * Calls the contact retry entry every `seconds` with the service-role key, as pg_cron does on hosted
- * Supabase: messages a mail failure left pending go out once mail works again. Returns the stop function.
- */
-export function startContactRetry(config: StackConfig, seconds: number): () => Promise<void> {
-  return startSchedule(config, { name: 'contact retry', path: CONTACT_RETRY_PATH, seconds });
 }
 
 /** Where the mail catcher and PGlite's socket listen: BIND_ADDRESS when loopback, else 127.0.0.1. */

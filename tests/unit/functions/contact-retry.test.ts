@@ -36,12 +36,14 @@ test('only the service-role key or a secret key opens the retry entry', () => {
   expect(hasServiceRole(req({ Authorization: 'Bearer ' }), envFrom({}))).toBe(false);
 });
 
-test('CONTACT_RETRY_SECONDS: default a minute, 0 turns the timer off, garbage means the default', () => {
-  expect(loadConfig({}).contactRetrySeconds).toBe(60);
-  expect(loadConfig({ CONTACT_RETRY_SECONDS: '0' }).contactRetrySeconds).toBe(0);
-  expect(loadConfig({ CONTACT_RETRY_SECONDS: '2.5' }).contactRetrySeconds).toBe(2.5);
-  expect(loadConfig({ CONTACT_RETRY_SECONDS: 'soon' }).contactRetrySeconds).toBe(60);
-  expect(loadConfig({ CONTACT_RETRY_SECONDS: '-1' }).contactRetrySeconds).toBe(60);
+test('CRON_SECONDS: a pg_cron job by name runs every N seconds locally, 0 turns it off, garbage is ignored', () => {
+  expect(loadConfig({}).cron).toEqual({});
+  expect(loadConfig({ CRON_SECONDS: 'contact-mail-retry=0' }).cron).toEqual({ 'contact-mail-retry': 0 });
+  expect(loadConfig({ CRON_SECONDS: 'contact-mail-retry=2.5, *=0' }).cron).toEqual({
+    'contact-mail-retry': 2.5,
+    '*': 0,
+  });
+  expect(loadConfig({ CRON_SECONDS: 'contact-mail-retry=soon,x=-1,=3' }).cron).toEqual({});
 });
 
 test('connection errors count as the database being unavailable; query errors do not', () => {

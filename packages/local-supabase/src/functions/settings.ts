@@ -22,10 +22,14 @@ export function internalApiUrl(config: StackConfig): string {
   return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${config.ports.api}`;
 }
 
-/** The variables a function sees: Supabase's own, then the project's secrets, all from the stack's config. */
+/**
+ * The variables a function sees: the project's secrets (supabase/functions/.env, StackConfig.functionSecrets),
+ * then what Supabase sets, from the stack's config, which wins.
+ */
 export function functionEnv(config: StackConfig): Record<string, string | undefined> {
   const dbHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return {
+    ...config.functionSecrets,
     SUPABASE_URL: internalApiUrl(config),
     // The API's public address, for links in mail (hosted Supabase has none: its SUPABASE_URL is public).
     API_EXTERNAL_URL: config.apiExternalUrl,
@@ -35,19 +39,9 @@ export function functionEnv(config: StackConfig): Record<string, string | undefi
     SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: config.publishableKey }),
     SUPABASE_SECRET_KEYS: JSON.stringify({ default: config.secretKey }),
     SUPABASE_DB_URL: config.databaseUrl ?? `postgresql://postgres:postgres@${dbHost}:${config.ports.db}/postgres`,
+    // The stack's mail catcher (each stack has its own port) and site, as `npm start` runs them.
     SMTP_URL: config.smtpUrl,
-    MAIL_FROM: config.mailFrom,
-    CONTACT_INBOX: config.contactInbox,
     SITE_URL: config.siteUrl,
-    UNSUBSCRIBE_SECRET: config.unsubscribeSecret,
     RATE_LIMITS: config.rateLimits ? 'on' : 'off',
-    // Unset means the news function's own public defaults.
-    NEWS_FEED_URLS: config.news?.feedUrls,
-    INVESTING_FEED_URL: config.news?.investingFeedUrl,
-    NEWS_CACHE_SECONDS: config.news?.cacheSeconds,
-    NEWS_FEED_TIMEOUT_MS: config.news?.feedTimeoutMs,
-    // The CAPTCHA check of the functions that take a form (supabase/functions/_shared/captcha.ts): unset, none.
-    TURNSTILE_SECRET_KEY: process.env.TURNSTILE_SECRET_KEY,
-    TURNSTILE_VERIFY_URL: process.env.TURNSTILE_VERIFY_URL,
   };
 }

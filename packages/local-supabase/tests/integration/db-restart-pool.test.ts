@@ -146,7 +146,7 @@ describe.skipIf(template.kind !== 'postgres')('PostgreSQL ends new pooled connec
     const url = new URL(cluster.url);
     url.port = String(proxy.port);
     // Without the timers, only this test's requests use the pools.
-    t = await startTestStack({ databaseUrl: url.toString(), contactRetrySeconds: 0, retentionSeconds: 0 });
+    t = await startTestStack({ databaseUrl: url.toString(), cron: { '*': 0 } });
     const { error } = await t.admin().auth.admin.createUser({ email, password: PASSWORD, email_confirm: true });
     expect(error).toBeNull();
     const { data, error: signInError } = await t.anon().auth.signInWithPassword({ email, password: PASSWORD });

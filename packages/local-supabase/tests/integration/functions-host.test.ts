@@ -18,7 +18,8 @@ let config: StackConfig;
 beforeAll(async () => {
   const api = await freePort();
   config = loadConfig(
-    {},
+    // FROM_SHELL is in the file and the environment: the environment wins. HOME is in the environment only.
+    { FROM_SHELL: 'the shell value', HOME: '/home/someone' },
     {
       supabaseDir: resolve(import.meta.dirname, '../fixtures/functions-host'),
       ports: { api, db: 50001, mailWeb: 50002, smtp: 50003 },
@@ -119,7 +120,7 @@ describe('verify_jwt (default true)', () => {
 });
 
 describe('what a function is given', () => {
-  test('Supabase’s variables and the project’s, from the stack config only', async () => {
+  test('Supabase’s variables, and the project’s from its functions/.env with the environment winning', async () => {
     const { env } = (await (await fetch(`${base}/open`)).json()) as { env: Record<string, string | null> };
     expect(env).toEqual({
       SUPABASE_URL: `http://127.0.0.1:${config.ports.api}`,
@@ -129,10 +130,12 @@ describe('what a function is given', () => {
       SUPABASE_SECRET_KEYS: '{"default":"sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz"}',
       SUPABASE_DB_URL: `postgresql://postgres:postgres@127.0.0.1:${config.ports.db}/postgres`,
       SMTP_URL: 'smtp://127.0.0.1:50003',
-      MAIL_FROM: config.mailFrom,
-      CONTACT_INBOX: config.contactInbox,
       SITE_URL: 'http://127.0.0.1:4321',
       RATE_LIMITS: 'off',
+      GREETING: 'hello from the file',
+      QUOTED: 'two words # not a comment',
+      FROM_SHELL: 'the shell value',
+      DECLARED_ONLY: null,
       HOME: null,
       PATH: null,
     });

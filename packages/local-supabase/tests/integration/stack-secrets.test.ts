@@ -8,7 +8,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_KEYS_FILE, loadApiKeys } from '../../src/api-keys.ts';
-import { DEMO_PUBLISHABLE_KEY, DEMO_SECRET_KEY, DEMO_UNSUBSCRIBE_SECRET, loadConfig } from '../../src/config.ts';
+import { DEMO_PUBLISHABLE_KEY, DEMO_SECRET_KEY, loadConfig } from '../../src/config.ts';
 import { signJwt } from '../../src/jwt.ts';
 import { stackSummary } from '../../src/server.ts';
 import { createMember } from '../../testing/rest-helpers.ts';
@@ -97,16 +97,22 @@ describe('bind address', () => {
     );
   });
 
-  test('a secret of its own but the demo unsubscribe key: refused, naming UNSUBSCRIBE_SECRET alone', async () => {
-    // With the public demo key anyone who knows a subscriber's row id signs a working unsubscribe link.
+  test('a secret of its own but a function secret from supabase/functions/.env: refused, naming it alone', async () => {
+    // The file is committed, so its values are public: with it anyone who knows a subscriber's row id signs
+    // a working unsubscribe link.
     const refused = startTestStack({ host: '0.0.0.0', jwtSecret: SECRET });
     await expect(refused).rejects.toThrow(
       /public demo value of UNSUBSCRIBE_SECRET\. Set JWT_SECRET and UNSUBSCRIBE_SECRET/,
     );
+    const committed = loadConfig({}).functionSecrets.UNSUBSCRIBE_SECRET;
     await expect(
-      startTestStack({ host: '0.0.0.0', jwtSecret: SECRET, unsubscribeSecret: DEMO_UNSUBSCRIBE_SECRET }),
+      startTestStack({ host: '0.0.0.0', jwtSecret: SECRET, functionSecrets: { UNSUBSCRIBE_SECRET: committed } }),
     ).rejects.toThrow(/value of UNSUBSCRIBE_SECRET\./);
-    expect(loadConfig({ UNSUBSCRIBE_SECRET: '' }).unsubscribeSecret).toBe(DEMO_UNSUBSCRIBE_SECRET);
+    // An empty variable does not replace the file's value.
+    expect(loadConfig({ UNSUBSCRIBE_SECRET: '' }).functionSecrets.UNSUBSCRIBE_SECRET).toBe(committed);
+    expect(loadConfig({ UNSUBSCRIBE_SECRET: `${SECRET}-own` }).functionSecrets.UNSUBSCRIBE_SECRET).toBe(
+      `${SECRET}-own`,
+    );
   });
 });
 
@@ -131,7 +137,11 @@ const reachable = (host: string, port: number) =>
 describe.skipIf(!lanAddress())('BIND_ADDRESS with a secret of its own', () => {
   let exposed: TestStack;
   beforeAll(async () => {
-    exposed = await startTestStack({ host: '0.0.0.0', jwtSecret: SECRET, unsubscribeSecret: `${SECRET}-unsubscribe` });
+    exposed = await startTestStack({
+      host: '0.0.0.0',
+      jwtSecret: SECRET,
+      functionSecrets: { UNSUBSCRIBE_SECRET: `${SECRET}-unsubscribe` },
+    });
   });
   afterAll(() => exposed?.stop());
 
