@@ -182,6 +182,25 @@ test('the server failing: "Failed to subscribe. Please try again later." and the
   await expect(subscribe(page)).toBeEnabled();
 });
 
+test('a page from before a wording change: the refusal is said under the field, and nothing is stored', async ({
+  page,
+}) => {
+  await page.goto('/');
+  // A wording version the site never published, as a page cached from before the card's words changed sends it.
+  await card(page).evaluate((el: HTMLElement) => {
+    el.dataset.consentVersion = '0000000000000000';
+  });
+  const email = uniqueEmail();
+  await emailField(page).fill(email);
+  await subscribe(page).click();
+  // The function answers invalid_input (field consentVersion); the card's one field carries its sentence.
+  const error = card(page).getByText('This form is out of date: reload the page and try again.');
+  await expect(error).toBeVisible(AFTER_CALL);
+  await expect(emailField(page)).toHaveAttribute('aria-invalid', 'true');
+  await expect(emailField(page)).toHaveValue(email);
+  expect(await storedRow(email)).toBeUndefined();
+});
+
 test('an unknown link lands on "Link not valid", with a way to subscribe again', async ({ page }) => {
   await page.goto(`${FUNCTION}?token=${'A'.repeat(43)}`);
   await expect(page).toHaveURL(/\/newsletter-verified\?status=invalid$/);
