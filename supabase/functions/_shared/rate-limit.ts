@@ -1,6 +1,7 @@
 // Per-key (per-address: IPv4, or an IPv6 /64) fixed-window rate limits for the functions: counted in Postgres
 // for the deployed functions, in memory for unit use (createRateLimiter).
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../../database.types.ts';
 import { addressKey } from './client-ip.ts';
 import type { Env } from './env.ts';
 import { rateLimitsEnabled, requireEnv } from './env.ts';
@@ -62,13 +63,17 @@ export function functionRateLimiter(
 ): RateLimiter {
   if (!rateLimitsEnabled(env)) return { hit: () => ({ ok: true, remaining: rule.max }) };
   const windowSeconds = Math.max(1, Math.ceil(rule.windowMs / 1000));
-  let client: SupabaseClient | undefined;
+  let client: SupabaseClient<Database> | undefined;
   return {
     async hit(key) {
       try {
-        client ??= createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
-          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-        });
+        client ??= createClient<Database>(
+          requireEnv(env, 'SUPABASE_URL'),
+          requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'),
+          {
+            auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+          },
+        );
         const { data, error } = await client
           .rpc('rate_limit_hit', { bucket: name, key, max_hits: rule.max, window_seconds: windowSeconds })
           .abortSignal(AbortSignal.timeout(DB_TIMEOUT_MS));

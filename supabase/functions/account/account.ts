@@ -1,5 +1,6 @@
 // account's logic: whose account a request is for, the data export, and deleting the account.
 import type { SupabaseClient, User } from '@supabase/supabase-js';
+import type { Database } from '../../database.types.ts';
 import { CAPTCHA_FAILED_CODE, CAPTCHA_MESSAGE } from '../_shared/captcha.ts';
 import type { ErrorCode } from '../_shared/errors.ts';
 
@@ -13,9 +14,9 @@ export const WRONG_CODE_MESSAGE = 'The code is incorrect or has expired. Your ac
 
 export interface AccountDeps {
   /** supabase-js with the anon key and the visitor's address: reads the caller's user, checks the password. */
-  auth: SupabaseClient;
+  auth: SupabaseClient<Database>;
   /** supabase-js with the service role: reads the closed tables, deletes the user. */
-  admin: SupabaseClient;
+  admin: SupabaseClient<Database>;
 }
 
 /** A refusal says its sentence and its `code` (errors.ts), which the site decides on. */

@@ -2,6 +2,7 @@
 // as JSON, POST { password, code?, captchaToken? } deletes the account (code: from the authenticator app, when
 // two-factor is on; captchaToken: the dialog's CAPTCHA token, for the password grant). CORS, method, rate limit, then whose account and at which level; the logic is in account.ts.
 import { createClient } from '@supabase/supabase-js';
+import type { Database } from '../../database.types.ts';
 import { visitorAuthClient } from '../_shared/auth-client.ts';
 import { captchaTokenOf } from '../_shared/captcha.ts';
 import { clientIp } from '../_shared/client-ip.ts';
@@ -38,7 +39,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
   const exportLimiter = functionRateLimiter(env, 'account-export', EXPORT_RATE_LIMIT, 'closed');
   const deps = (ip: string): AccountDeps => ({
     auth: visitorAuthClient(env, ip),
-    admin: createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
+    admin: createClient<Database>(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     }),
   });

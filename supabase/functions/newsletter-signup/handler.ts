@@ -6,6 +6,7 @@
 // with the request's IP address and user agent. The logic is in newsletter.ts, unsubscribe.ts and
 // consent-events.ts.
 import { createClient } from '@supabase/supabase-js';
+import type { Database } from '../../database.types.ts';
 import { captchaRefusal, captchaVerifier, withCaptchaToken } from '../_shared/captcha.ts';
 import { clientIp, userAgent } from '../_shared/client-ip.ts';
 import { options } from '../_shared/cors.ts';
@@ -88,7 +89,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
   };
   const getDeps = (): NewsletterDeps => {
     deps ??= {
-      db: createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
+      db: createClient<Database>(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
         auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       }),
       mailer: mailerFromEnv(env),

@@ -2,6 +2,7 @@
 // uses the project's SMTP settings and its "Reset password" template. The answer never says whether the
 // address has an account.
 import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../../database.types.ts';
 import { CAPTCHA_FAILED_CODE, CAPTCHA_MESSAGE } from '../_shared/captcha.ts';
 import type { ErrorCode } from '../_shared/errors.ts';
 import type { PasswordResetInput } from '../_shared/schemas.ts';
@@ -13,7 +14,7 @@ export const FAILURE_MESSAGE = 'Failed to send reset email.';
 
 export interface ResetDeps {
   /** supabase-js with the anon key, implicit flow (the link carries hash tokens and works in any browser). */
-  auth: SupabaseClient;
+  auth: SupabaseClient<Database>;
   policy: RedirectPolicy;
 }
 

@@ -1,5 +1,6 @@
 // send-contact-email over HTTP: CORS, method, rate limit, body, validation; the logic is in contact.ts.
 import { createClient } from '@supabase/supabase-js';
+import type { Database } from '../../database.types.ts';
 import { runInBackground } from '../_shared/background.ts';
 import { captchaRefusal, captchaVerifier, withCaptchaToken } from '../_shared/captcha.ts';
 import { clientIp, userAgent } from '../_shared/client-ip.ts';
@@ -26,7 +27,7 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
   let deps: ContactDeps | undefined;
   const getDeps = (): ContactDeps => {
     deps ??= {
-      db: createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
+      db: createClient<Database>(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'), {
         auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       }),
       mailer: mailerFromEnv(env),

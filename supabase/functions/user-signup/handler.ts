@@ -1,5 +1,6 @@
 // user-signup over HTTP: CORS, method, rate limit, body, honeypot, validation, CAPTCHA; the logic is in signup.ts.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../../database.types.ts';
 import { visitorAuthClient } from '../_shared/auth-client.ts';
 import { captchaRefusal, captchaVerifier, withCaptchaToken } from '../_shared/captcha.ts';
 import { clientIp } from '../_shared/client-ip.ts';
@@ -35,8 +36,8 @@ export const HONEYPOT_MESSAGE = 'Please try again later';
  * admin's call and so does not ask for a token again (GoTrue's verifyCaptcha skips admin callers; a token is
  * good for one check only). Only the sign-up itself goes through it.
  */
-function checkedSignupClient(env: Env, ip: string): SupabaseClient {
-  return createClient(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_ANON_KEY'), {
+function checkedSignupClient(env: Env, ip: string): SupabaseClient<Database> {
+  return createClient<Database>(requireEnv(env, 'SUPABASE_URL'), requireEnv(env, 'SUPABASE_ANON_KEY'), {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, flowType: 'implicit' },
     global: {
       headers: {

@@ -1,6 +1,7 @@
 // user-signup's logic: the auth service creates the user and sends the confirmation mail itself, so on
 // hosted Supabase the mail uses the project's SMTP settings and its "Confirm signup" template.
 import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../../database.types.ts';
 import { CAPTCHA_FAILED_CODE, CAPTCHA_MESSAGE } from '../_shared/captcha.ts';
 import type { ErrorCode } from '../_shared/errors.ts';
 import type { SignupInput } from '../_shared/schemas.ts';
@@ -27,7 +28,7 @@ const CONFIRMATION_MAIL_FAILED = 'Error sending confirmation email';
 
 export interface SignupDeps {
   /** supabase-js with the anon key, implicit flow, no stored session. */
-  auth: SupabaseClient;
+  auth: SupabaseClient<Database>;
   /** Where the confirmation link lands (SITE_URL + /newsletter-verified?type=user). */
   emailRedirectTo: string;
   /** Removes an unconfirmed account at the address before it signs up afresh. */
