@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, devices, type Page } from '@playwright/test';
 import { DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
+import { sleep } from 'local-supabase/testing';
 import { builtPages } from '../integrations/built-pages.ts';
 import { copy, labels } from '../tests/content.ts';
 import { chromiumArgs, ensureChromium } from './lib/chromium.ts';
@@ -84,7 +85,7 @@ async function quiet(page: Page) {
   while (pending && Date.now() < until) {
     if (pending.size > 0) calmSince = Date.now();
     else if (Date.now() - calmSince >= 300) return;
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 }
 

@@ -6,6 +6,7 @@
 // key, so no other spec loads Turnstile.
 import { join, resolve, sep } from 'node:path';
 import { loadConfig, startStack } from 'local-supabase';
+import { sleep } from 'local-supabase/testing';
 import { buildIfStale } from './build.ts';
 import { startFeedServer } from './feed-server.ts';
 import { startSiteServer } from './serve.ts';
@@ -113,7 +114,7 @@ async function whilePortBusy<T>(what: string, start: () => Promise<T>, tries = 1
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= tries) throw err;
       console.warn(`${what}: ${(err as Error).message}; trying again in 1 s`);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await sleep(1000);
     }
   }
 }

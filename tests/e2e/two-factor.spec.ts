@@ -4,6 +4,7 @@
 // removal with the password. Codes are computed from the key as an authenticator app does.
 import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
+import { sleep } from 'local-supabase/testing';
 import * as OTPAuth from 'otpauth';
 import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
@@ -77,7 +78,7 @@ async function appCode(secret: string): Promise<string> {
       used.add(`${secret}:${code}`);
       return code;
     }
-    await new Promise((resolve) => setTimeout(resolve, left + 250));
+    await sleep(left + 250);
   }
 }
 

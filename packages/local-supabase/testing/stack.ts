@@ -77,7 +77,7 @@ async function createDatabaseFromTemplate(admin: postgres.Sql, name: string, tem
       return;
     } catch (err) {
       if (attempt > 50 || !/being accessed by other users/.test(String(err))) throw err;
-      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      await sleep(100 + Math.random() * 200);
     }
   }
 }
@@ -109,6 +109,12 @@ async function startOnFreePorts(
   }
 }
 
+/**
+ * Waits `ms`. For time a test is about (a token's expiry, a rate limit's window, a retry delay); a test waiting for
+ * something to happen polls for it with `until`.
+ */
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** Polls `probe` every `everyMs` until it gives a value; throws naming `what` after `timeoutMs`. */
 export async function until<T>(
   what: string,
@@ -121,7 +127,7 @@ export async function until<T>(
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what} (${timeoutMs} ms)`);
-    await new Promise((r) => setTimeout(r, everyMs));
+    await sleep(everyMs);
   }
 }
 
