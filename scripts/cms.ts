@@ -15,6 +15,7 @@ import { resolve } from 'node:path';
 import { buildEditor, EDITOR_DIR } from './lib/cms-admin.ts';
 import { checkEditorBuild } from './lib/cms-check.ts';
 import { newToken } from './lib/cms-gateway.ts';
+import { decapBundle } from './lib/decap-bundle.ts';
 
 export interface CmsProcesses {
   siteUrl: string;
@@ -51,6 +52,8 @@ export async function startCms(options: { root?: string; port?: number; quiet?: 
   const root = resolve(options.root ?? '.');
   const port = options.port ?? Number(process.env.PORT ?? 4321);
   const siteUrl = `http://127.0.0.1:${port}`;
+  // Decap's bundle, fetched here the first time (the dev server finds it kept), so a failure says why up front.
+  await decapBundle({ root });
   const site = spawn(
     process.execPath,
     [resolve(root, 'node_modules/astro/bin/astro.mjs'), 'dev', '--host', '127.0.0.1', '--port', String(port)],

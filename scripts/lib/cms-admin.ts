@@ -1,5 +1,5 @@
-// The content editor: Decap CMS's own bundle, copied from node_modules (its CSP allows no other origin's
-// scripts), a static page that loads it, config.yml generated from the content schemas
+// The content editor: Decap CMS's own bundle, served from the editor's origin (its CSP allows no other origin's
+// scripts; scripts/lib/decap-bundle.ts fetches the published files once and keeps them), a static page that loads it, config.yml generated from the content schemas
 // (scripts/lib/cms-config.ts), and a preview in the site's own look (its stylesheet, the page and FAQ markup).
 // Two shapes, never inside the site's own dist/:
 //   - production: `node scripts/cms.ts build` writes dist-cms/ with header files of its own, for a static
@@ -7,18 +7,18 @@
 //     shares an origin with members' sessions or the chart widget's third-party script;
 //   - local editing: `npm run cms` starts the Astro dev server with CMS_LOCAL_TOKEN; this integration then
 //     serves the editor at /admin/ and its file-system backend behind a gate (scripts/lib/cms-gateway.ts).
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, resolve } from 'node:path';
 import { adminMetaPolicy, renderEditorHeadersFile, renderEditorNginx } from '../../src/lib/admin-headers.ts';
 import { HEADERS_FILE, NGINX_FILE } from '../../src/lib/security-headers.ts';
 import { type CmsOptions, cmsOptionsFromEnv, renderCmsConfig } from './cms-config.ts';
 import { type Handler, localBackend, localBackendUrl, refusal, refuse } from './cms-gateway.ts';
+import { bundleFiles, decapBundle } from './decap-bundle.ts';
 
 export const ADMIN_PATH = '/admin/';
 /** The production editor's build folder. */
 export const EDITOR_DIR = 'dist-cms';
-const DECAP_DIST = resolve('node_modules/decap-cms/dist');
 
 /**
  * The editor's page: no inline script or style, so its CSP needs no hashes (src/lib/admin-headers.ts). Its
@@ -90,21 +90,16 @@ export async function siteStylesheet(root = '.'): Promise<string> {
   return String(css.source);
 }
 
-/** The bundle and the chunks and WebAssembly files it loads from next to itself (no source maps). */
-function decapFiles(): string[] {
-  return readdirSync(DECAP_DIST).filter((f) => /(^|\.)decap-cms\.js$|\.wasm$/.test(f));
-}
-
 /** The editor's files in `out`: index.html, config.yml, preview.js, preview.css, decap-cms.js and its chunks. */
-export function writeEditorFiles(out: string, options: CmsOptions, previewCss: string): number {
-  if (!existsSync(DECAP_DIST)) throw new Error('decap-cms is not installed (npm install)');
+export async function writeEditorFiles(out: string, options: CmsOptions, previewCss: string): Promise<number> {
+  const bundle = await decapBundle();
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'index.html'), ADMIN_HTML);
   writeFileSync(join(out, 'preview.js'), PREVIEW_JS);
   writeFileSync(join(out, 'preview.css'), previewCss);
   writeFileSync(join(out, 'config.yml'), renderCmsConfig(options));
-  const files = decapFiles();
-  for (const file of files) copyFileSync(join(DECAP_DIST, file), join(out, file));
+  const files = bundleFiles(bundle);
+  for (const file of files) copyFileSync(join(bundle, file), join(out, file));
   return files.length;
 }
 
@@ -112,7 +107,7 @@ export function writeEditorFiles(out: string, options: CmsOptions, previewCss: s
  * An editor inside a site build at dir/admin/ (the layout before dist-cms/), without header files of its
  * own; `astro build` no longer writes one.
  */
-export function writeAdmin(dir: string, options: CmsOptions = cmsOptionsFromEnv(), previewCss = ''): number {
+export function writeAdmin(dir: string, options: CmsOptions = cmsOptionsFromEnv(), previewCss = ''): Promise<number> {
   return writeEditorFiles(join(dir, 'admin'), options, previewCss);
 }
 
@@ -139,7 +134,7 @@ export async function buildEditor(
   const options = cmsOptionsFromEnv(env, root);
   const css = await siteStylesheet(root);
   rmSync(out, { recursive: true, force: true });
-  const count = writeEditorFiles(out, options, css);
+  const count = await writeEditorFiles(out, options, css);
   writeFileSync(join(out, HEADERS_FILE), renderEditorHeadersFile());
   writeFileSync(join(out, NGINX_FILE), renderEditorNginx());
   writeFileSync(join(out, 'robots.txt'), 'User-agent: *\nDisallow: /\n');
@@ -162,7 +157,8 @@ type CompileCss = () => Promise<string>;
  * change shows on reload) with the gated backend's URL and token, and the backend. Only this server's own
  * address and page get any of it, config.yml included (it holds the token).
  */
-function devMiddleware(token: string, compileCss: CompileCss, backend: Handler) {
+function devMiddleware(token: string, compileCss: CompileCss, backend: Handler, bundle: string) {
+  const decapFiles = new Set(bundleFiles(bundle));
   return async (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== '/admin' && !path.startsWith(ADMIN_PATH)) return next();
@@ -181,7 +177,7 @@ function devMiddleware(token: string, compileCss: CompileCss, backend: Handler) 
       body = renderCmsConfig({ ...cmsOptionsFromEnv(), localBackendUrl: localBackendUrl(host, token) });
     else if (name === 'preview.js') body = PREVIEW_JS;
     else if (name === 'preview.css') body = await compileCss();
-    else if (decapFiles().includes(name)) body = readFileSync(join(DECAP_DIST, name));
+    else if (decapFiles.has(name)) body = readFileSync(join(bundle, name));
     if (body === undefined) return next();
     res.writeHead(200, {
       'content-type': TYPES[extname(name)] ?? 'application/octet-stream',
@@ -211,10 +207,10 @@ export function cmsAdmin() {
       'astro:server:setup': async ({ server }: ServerSetupOptions) => {
         const token = process.env.CMS_LOCAL_TOKEN;
         if (!token) return;
-        const backend = await localBackend({ root: process.cwd(), token });
+        const [backend, bundle] = await Promise.all([localBackend({ root: process.cwd(), token }), decapBundle()]);
         // `?direct` asks Vite for the stylesheet itself rather than a module that injects it.
         const compileCss = async () => (await server.transformRequest('/src/styles/global.css?direct'))?.code ?? '';
-        server.middlewares.use(devMiddleware(token, compileCss, backend));
+        server.middlewares.use(devMiddleware(token, compileCss, backend, bundle));
       },
     },
   };
