@@ -5,11 +5,11 @@ import { join, resolve } from 'node:path';
 import type { ServerType } from '@hono/node-server';
 import { expect, type Page, test } from '@playwright/test';
 import { freePort } from 'local-supabase/testing';
+import { adminPolicy } from '../../integrations/admin-headers.ts';
+import { buildEditor } from '../../integrations/cms-admin.ts';
 import { type CmsProcesses, startCms } from '../../scripts/cms.ts';
-import { buildEditor } from '../../scripts/lib/cms-admin.ts';
 import { startSiteServer } from '../../scripts/lib/serve.ts';
 import { pageSchema } from '../../src/content/schemas.ts';
-import { adminPolicy } from '../../src/lib/admin-headers.ts';
 import { parseFrontmatter } from '../content.ts';
 
 // The content editor. Local editing runs `npm run cms` (scripts/cms.ts: the Astro dev server with the editor at
@@ -30,7 +30,16 @@ test.describe('local editing (npm run cms)', () => {
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     copy = mkdtempSync(join(tmpdir(), 'signals-cms-'));
-    for (const entry of ['src', 'content', 'public', 'scripts', 'astro.config.mjs', 'package.json', 'tsconfig.json'])
+    for (const entry of [
+      'src',
+      'content',
+      'public',
+      'scripts',
+      'integrations',
+      'astro.config.mjs',
+      'package.json',
+      'tsconfig.json',
+    ])
       cpSync(entry, join(copy, entry), { recursive: true });
     symlinkSync(resolve('node_modules'), join(copy, 'node_modules'), 'dir');
     cms = await startCms({ root: copy, port: await freePort(), quiet: true });
