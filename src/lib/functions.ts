@@ -28,13 +28,16 @@ export function functionHeaders(accessToken?: string, key: string = SUPABASE_KEY
   return { apikey: key, ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}) };
 }
 
+/** The functions the site also reads with a GET: account's data export. */
+type ReadableFunction = 'account';
+
 /**
  * Calls `/functions/v1/<name>`: POST with `body` as JSON, or GET when `body` is null (account's data export).
  * Never throws.
  */
 export async function invokeFunction<N extends FunctionName>(
   name: N,
-  body: FunctionPayloads[N] | null,
+  body: FunctionPayloads[N] | (N extends ReadableFunction ? null : never),
   options: InvokeOptions = {},
 ): Promise<FunctionAnswer> {
   const doFetch = options.fetch ?? fetch;

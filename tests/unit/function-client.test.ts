@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { functionHeaders } from '../../src/lib/functions.ts';
+import { functionHeaders, invokeFunction } from '../../src/lib/functions.ts';
 
 // What invokeFunction sends beside the body, as supabase-js's functions.invoke does. Its answers are read
 // against the functions themselves in tests/integration (accounts, contact, newsletter, account-data).
@@ -21,5 +21,21 @@ describe('functionHeaders', () => {
       apikey: 'sb_publishable_abc',
       Authorization: 'Bearer member.jwt',
     });
+  });
+});
+
+describe('the payload map types every call (checked by astro check)', () => {
+  test('a missing field, a misspelt one and a GET of a form function do not compile', () => {
+    const calls = [
+      // @ts-expect-error newsletter-signup needs the wording's version
+      () => invokeFunction('newsletter-signup', { email: 'ann@example.com' }),
+      // @ts-expect-error user-signup has firstName, not first_name
+      () => invokeFunction('user-signup', { email: 'a@b.co', password: 'x', first_name: 'A', lastName: 'B' }),
+      // @ts-expect-error only account is read with a GET
+      () => invokeFunction('password-reset', null),
+      () => invokeFunction('account', null),
+      () => invokeFunction('account', { password: 'x', code: '123456' }),
+    ];
+    expect(calls).toHaveLength(5);
   });
 });
