@@ -1,10 +1,11 @@
 import type { CardContent, MemberFrame } from '../lib/member-content.ts';
 import ComingSoonCards from './member/ComingSoonCards.tsx';
+import type { AnalysisLabels } from './member/labels.ts';
 import MemberShell from './member/MemberShell.tsx';
 
 interface Props {
   frame: MemberFrame;
-  labels: Record<'signedOut' | 'signIn', string>;
+  labels: AnalysisLabels;
   /** Where the sign-in link goes (the sign-in tab of /auth). */
   signInLink: string;
   panel: { heading: string; cards: CardContent[] };

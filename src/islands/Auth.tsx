@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import Button from '../components/ui/Button.tsx';
-import { type AuthLabels, type AuthTab, fillAccounts, readAuthEntry } from '../lib/auth-forms.ts';
+import { type AuthTab, fillAccounts, readAuthEntry } from '../lib/auth-forms.ts';
 import { $auth } from '../stores/auth.ts';
 import { AUTH_TABS, createAuthFlow, tabForKey } from '../stores/auth-flow.ts';
 import { browserAuthDeps } from '../stores/auth-flow-browser.ts';
@@ -11,7 +11,7 @@ import AuthMfa from './auth/AuthMfa.tsx';
 import AuthReset from './auth/AuthReset.tsx';
 import AuthSignIn from './auth/AuthSignIn.tsx';
 import AuthSignUp from './auth/AuthSignUp.tsx';
-import type { PasswordChecklistLabels } from './auth/PasswordChecklist.tsx';
+import type { AuthLabels, PasswordChecklistLabels } from './auth/labels.ts';
 
 interface Props {
   labels: AuthLabels;

@@ -5,23 +5,9 @@ import type { CardContent, MemberFrame } from '../lib/member-content.ts';
 import { $profile } from '../stores/profile.ts';
 import { supabase } from '../stores/supabase.ts';
 import ComingSoonCards from './member/ComingSoonCards.tsx';
+import type { DashboardLabels } from './member/labels.ts';
 import MemberLoading from './member/MemberLoading.tsx';
 import MemberShell from './member/MemberShell.tsx';
-
-export type DashboardLabels = Record<
-  | 'loading'
-  | 'profileError'
-  | 'goToSignIn'
-  | 'statusHeading'
-  | 'membershipLabel'
-  | 'membership'
-  | 'signalsAccessedLabel'
-  | 'signalsAccessed'
-  | 'lastActiveLabel'
-  | 'lastActive'
-  | 'comingSoon',
-  string
->;
 
 interface Props {
   frame: MemberFrame;

@@ -3,13 +3,14 @@ import type { QuizData } from '../content/schemas.ts';
 import { fill } from '../lib/fill-template.ts';
 import { averageScore, QUIZ_FLAG_MS, tierIndex } from '../lib/quiz-score.ts';
 import QuizResult, { type BandFigures } from './QuizResult.tsx';
+import type { BandLabels } from './quiz/labels.ts';
 
 interface Props {
   quiz: QuizData;
   /** The signal band of each tier, in the order of quiz.results. */
   bands: BandFigures[];
-  /** Labels of the band figures: profitFactor, maxDrawdown, winRate, stopRules, maxTrades, frequency. */
-  bandLabels: Record<string, string>;
+  /** The names of the band's figures. */
+  bandLabels: BandLabels;
 }
 
 // Fixed classes rather than an inline style, which the pages' CSP does not allow; the quiz has 5 questions.

@@ -2,6 +2,7 @@ import type { RefObject } from 'react';
 import Button from '../components/ui/Button.tsx';
 import type { Cta, QuizData } from '../content/schemas.ts';
 import { fill } from '../lib/fill-template.ts';
+import { BAND_LABEL_KEYS, type BandLabels } from './quiz/labels.ts';
 
 export interface BandFigures {
   profitFactor: string;
@@ -18,7 +19,7 @@ interface Props {
   headingRef: RefObject<HTMLHeadingElement | null>;
   result: Result;
   band: BandFigures;
-  bandLabels: Record<string, string>;
+  bandLabels: BandLabels;
   labels: QuizData['labels'];
   links: Cta[];
   average: number;
@@ -34,8 +35,6 @@ const tones: Record<Result['colour'], { border: string; text: string; chip: stri
   gold: { border: 'border-gold', text: 'text-gold', chip: 'bg-gold text-navy-950' },
   red: { border: 'border-danger', text: 'text-danger', chip: 'bg-danger text-navy-950' },
 };
-
-const figures = ['profitFactor', 'maxDrawdown', 'winRate', 'stopRules', 'maxTrades', 'frequency'] as const;
 
 /** The quiz's result: the matched tier in its colour, its band's figures, links and Retake Quiz. */
 export default function QuizResult({ headingRef, result, band, bandLabels, labels, links, average, ...rest }: Props) {
@@ -70,7 +69,7 @@ export default function QuizResult({ headingRef, result, band, bandLabels, label
 
       <h3 className="mt-8 text-lg font-semibold">{labels.bandHeading}</h3>
       <dl className="mt-3 grid gap-x-6 gap-y-3 sm:grid-cols-2">
-        {figures.map((key) => (
+        {BAND_LABEL_KEYS.map((key) => (
           <div key={key} className="rounded-lg bg-navy-800 px-4 py-3">
             <dt className="text-sm text-muted">{bandLabels[key]}</dt>
             <dd className="font-semibold">{band[key]}</dd>

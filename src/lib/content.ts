@@ -25,6 +25,15 @@ export async function getLabels(area: string): Promise<(key: string) => string> 
   };
 }
 
+/**
+ * The labels an island reads, picked from content/labels/<area>.md by its key list (`X_LABEL_KEYS` beside the
+ * island); a missing one fails the build naming the file and key.
+ */
+export async function pickLabels<K extends string>(area: string, keys: readonly K[]): Promise<Record<K, string>> {
+  const label = await getLabels(area);
+  return Object.fromEntries(keys.map((key) => [key, label(key)])) as Record<K, string>;
+}
+
 /** A section of a page by its id; throws naming the file when the section is absent. */
 export function getSection(page: CollectionEntry<'pages'>, id: string) {
   const section = page.data.sections?.find((s) => s.id === id);

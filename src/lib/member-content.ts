@@ -1,7 +1,7 @@
 // Build-time content of the signed-in pages, shaped as the props their islands take (plain, serializable).
 import { getEntry } from 'astro:content';
 import type { SignOutTexts } from '../stores/sign-out.ts';
-import { getLabels, getPage, getSite } from './content.ts';
+import { getPage, getSite } from './content.ts';
 import { icons } from './icons.ts';
 
 export interface SidebarContent {
@@ -72,12 +72,6 @@ export async function getMemberFrame(slug: string, current: string, loading: str
       },
     },
   };
-}
-
-/** The named labels of content/labels/<area>.md; a missing one fails the build naming the file and key. */
-export async function pickLabels<K extends string>(area: string, keys: readonly K[]): Promise<Record<K, string>> {
-  const label = await getLabels(area);
-  return Object.fromEntries(keys.map((key) => [key, label(key)])) as Record<K, string>;
 }
 
 /** A card group's heading and cards: content/card-groups/<name>.md. */

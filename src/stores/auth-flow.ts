@@ -5,14 +5,8 @@
 import { atom } from 'nanostores';
 import type { KnownPassword } from '../islands/auth/AuthCode.tsx';
 import type { ConfirmTarget } from '../islands/auth/AuthConfirm.tsx';
-import {
-  type AuthEntry,
-  type AuthLabels,
-  type AuthMode,
-  type AuthTab,
-  type CodeStep,
-  recoveryLinkAction,
-} from '../lib/auth-forms.ts';
+import type { AuthLabels } from '../islands/auth/labels.ts';
+import { type AuthEntry, type AuthMode, type AuthTab, type CodeStep, recoveryLinkAction } from '../lib/auth-forms.ts';
 import type { ToastInput } from './toasts.ts';
 
 export interface Account {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AUTH_LABEL_KEYS, type AuthLabels, readAuthEntry } from '../../src/lib/auth-forms.ts';
+import { AUTH_LABEL_KEYS, type AuthLabels } from '../../src/islands/auth/labels.ts';
+import { readAuthEntry } from '../../src/lib/auth-forms.ts';
 import {
   type Account,
   type AuthFlowDeps,

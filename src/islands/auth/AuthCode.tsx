@@ -2,20 +2,14 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { LIMITS } from '../../../supabase/functions/_shared/form-rules.ts';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
-import {
-  type AuthLabels,
-  type CodeStep,
-  chosenPasswordResult,
-  cleanCode,
-  codeFailure,
-  codeProblem,
-} from '../../lib/auth-forms.ts';
+import { type CodeStep, chosenPasswordResult, cleanCode, codeFailure, codeProblem } from '../../lib/auth-forms.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
 import type { ConfirmTarget } from './AuthConfirm.tsx';
 import { requestReset, resendConfirmation } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
 import { confirmAccount } from './confirm-account.ts';
+import type { AuthLabels } from './labels.ts';
 import OneTimeCodeField from './OneTimeCodeField.tsx';
 import { useCaptcha } from './use-captcha.ts';
 

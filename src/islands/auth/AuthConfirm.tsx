@@ -1,17 +1,11 @@
 import { useRef } from 'react';
-import {
-  type AuthLabels,
-  CONFIRM_LINK_EXPIRED,
-  CONFIRMED_PAGE,
-  chosenPasswordResult,
-  codeFailure,
-} from '../../lib/auth-forms.ts';
+import { CONFIRM_LINK_EXPIRED, CONFIRMED_PAGE, chosenPasswordResult, codeFailure } from '../../lib/auth-forms.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
 import { problemToast } from './auth-toast.ts';
 import { type ConfirmProof, confirmAccount } from './confirm-account.ts';
+import type { AuthLabels, PasswordChecklistLabels } from './labels.ts';
 import NewPasswordForm from './NewPasswordForm.tsx';
-import type { PasswordChecklistLabels } from './PasswordChecklist.tsx';
 
 /** What the form confirms: the mail's link or code (null once this page's session confirmed the address). */
 export interface ConfirmTarget {

@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
-import type { AuthLabels } from '../../lib/auth-forms.ts';
 import { cleanTotp, isTotpFormat, totpFailure, verifiedTotpFactors } from '../../lib/mfa.ts';
 import { supabase } from '../../stores/supabase.ts';
+import type { AuthLabels } from './labels.ts';
 import OneTimeCodeField from './OneTimeCodeField.tsx';
 
 interface Props {

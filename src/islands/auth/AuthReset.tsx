@@ -1,9 +1,9 @@
-import { type AuthLabels, isExpiredSessionError } from '../../lib/auth-forms.ts';
+import { isExpiredSessionError } from '../../lib/auth-forms.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
 import { problemToast } from './auth-toast.ts';
+import type { AuthLabels, PasswordChecklistLabels } from './labels.ts';
 import NewPasswordForm from './NewPasswordForm.tsx';
-import type { PasswordChecklistLabels } from './PasswordChecklist.tsx';
 
 interface Props {
   labels: AuthLabels;

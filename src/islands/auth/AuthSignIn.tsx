@@ -3,12 +3,13 @@ import { LIMITS } from '../../../supabase/functions/_shared/form-rules.ts';
 import { PASSWORD_MAX_LENGTH } from '../../../supabase/functions/_shared/password.ts';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
-import { type AuthLabels, type CodeStep, isNotConfirmed, signInFailure } from '../../lib/auth-forms.ts';
+import { type CodeStep, isNotConfirmed, signInFailure } from '../../lib/auth-forms.ts';
 import { needsSecondFactor } from '../../lib/mfa.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
 import { requestReset } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
+import type { AuthLabels } from './labels.ts';
 import { useCaptcha } from './use-captcha.ts';
 
 interface Props {

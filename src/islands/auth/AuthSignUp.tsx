@@ -3,12 +3,13 @@ import { LIMITS } from '../../../supabase/functions/_shared/form-rules.ts';
 import { PASSWORD_MAX_LENGTH, passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
-import { type AuthLabels, type SignUpFields, signUpFailure, signUpProblem } from '../../lib/auth-forms.ts';
+import { type SignUpFields, signUpFailure, signUpProblem } from '../../lib/auth-forms.ts';
 import { bodyWithCaptcha } from '../../lib/captcha.ts';
 import { invokeFunction } from '../../lib/functions.ts';
 import { toast } from '../../stores/toasts.ts';
 import { problemToast } from './auth-toast.ts';
-import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordChecklist.tsx';
+import type { AuthLabels, PasswordChecklistLabels } from './labels.ts';
+import PasswordChecklist from './PasswordChecklist.tsx';
 import { useCaptcha } from './use-captcha.ts';
 
 interface Props {

@@ -2,9 +2,10 @@ import { type FormEvent, useState } from 'react';
 import { PASSWORD_MAX_LENGTH, passwordMeetsRules } from '../../../supabase/functions/_shared/password.ts';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
-import { type AuthLabels, resetProblem } from '../../lib/auth-forms.ts';
+import { resetProblem } from '../../lib/auth-forms.ts';
 import { problemToast } from './auth-toast.ts';
-import PasswordChecklist, { type PasswordChecklistLabels } from './PasswordChecklist.tsx';
+import type { AuthLabels, PasswordChecklistLabels } from './labels.ts';
+import PasswordChecklist from './PasswordChecklist.tsx';
 
 interface Props {
   labels: AuthLabels;

@@ -1,6 +1,5 @@
-import { PASSWORD_RULES, type PasswordRule, passwordChecks } from '../../../supabase/functions/_shared/password.ts';
-
-export type PasswordChecklistLabels = Record<PasswordRule | 'heading' | 'met' | 'notMet', string>;
+import { PASSWORD_RULES, passwordChecks } from '../../../supabase/functions/_shared/password.ts';
+import type { PasswordChecklistLabels } from './labels.ts';
 
 interface Props {
   id: string;

@@ -2,11 +2,12 @@
 // function (user-signup/resend, password-reset), which apply the sign-up's and the reset's per-address limits.
 // Each shows its own toast and says whether a mail went out. `captchaToken` is the form's CAPTCHA token, which
 // the function passes on to the auth service.
-import { type AuthLabels, resendOutcome, resetRequestFailure } from '../../lib/auth-forms.ts';
+import { resendOutcome, resetRequestFailure } from '../../lib/auth-forms.ts';
 import { bodyWithCaptcha } from '../../lib/captcha.ts';
 import { invokeFunction } from '../../lib/functions.ts';
 import { toast } from '../../stores/toasts.ts';
 import { problemToast } from './auth-toast.ts';
+import type { AuthLabels } from './labels.ts';
 
 /**
  * A new confirmation mail. The function answers the same for an unknown or already confirmed address as for

@@ -1,21 +1,10 @@
-// The texts the news islands show, read from content/labels/news.md by the page and passed as a prop.
-import type { RelativeTimeLabels } from '../../lib/relative-time.ts';
-
-export interface NewsLabels extends RelativeTimeLabels {
-  empty: string;
-  loadFailed: string;
-  loading: string;
-  investingHeading: string;
-  refresh: string;
-  lastUpdated: string;
-  readMore: string;
-  newTab: string;
-  positive: string;
-  negative: string;
-  neutral: string;
-}
-
-export const NEWS_LABEL_KEYS: (keyof NewsLabels)[] = [
+// The texts the news islands show, by key: the pages pick them from content/labels/news.md (pickLabels in
+// src/lib/content.ts) and pass them as a prop.
+/**
+ * Every label the news islands read (the last three are the relative times' of src/lib/relative-time.ts); the
+ * page fails to build when one is missing.
+ */
+export const NEWS_LABEL_KEYS = [
   'empty',
   'loadFailed',
   'loading',
@@ -30,9 +19,6 @@ export const NEWS_LABEL_KEYS: (keyof NewsLabels)[] = [
   'justNow',
   'hoursAgo',
   'dayAgo',
-];
+] as const;
 
-/** The labels object from a content lookup; a missing key fails the build with the file named. */
-export function newsLabels(t: (key: string) => string): NewsLabels {
-  return Object.fromEntries(NEWS_LABEL_KEYS.map((key) => [key, t(key)])) as unknown as NewsLabels;
-}
+export type NewsLabels = Record<(typeof NEWS_LABEL_KEYS)[number], string>;

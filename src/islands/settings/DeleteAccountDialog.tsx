@@ -8,8 +8,8 @@ import { signOut } from '../../stores/sign-out.ts';
 import { supabase } from '../../stores/supabase.ts';
 import OneTimeCodeField from '../auth/OneTimeCodeField.tsx';
 import { useCaptcha } from '../auth/use-captcha.ts';
-import type { SettingsLabels } from '../Settings.tsx';
 import { invokeAccount } from './account-function.ts';
+import type { SettingsLabels } from './labels.ts';
 
 interface Props {
   labels: SettingsLabels;

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
 import { toast } from '../../stores/toasts.ts';
-import type { SettingsLabels } from '../Settings.tsx';
 import { invokeAccount } from './account-function.ts';
 import DeleteAccountDialog from './DeleteAccountDialog.tsx';
+import type { SettingsLabels } from './labels.ts';
 
 interface Props {
   labels: SettingsLabels;

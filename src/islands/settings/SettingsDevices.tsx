@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
 import { signOutOtherDevices } from '../../stores/sign-out-others.ts';
 import { toast } from '../../stores/toasts.ts';
-import type { SettingsLabels } from '../Settings.tsx';
+import type { SettingsLabels } from './labels.ts';
 
 interface Props {
   labels: SettingsLabels;

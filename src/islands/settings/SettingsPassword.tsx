@@ -6,9 +6,10 @@ import { passwordCheckFailure } from '../../lib/password-check.ts';
 import { checkCurrentPassword } from '../../stores/password-check.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { toast } from '../../stores/toasts.ts';
-import PasswordChecklist, { type PasswordChecklistLabels } from '../auth/PasswordChecklist.tsx';
+import type { PasswordChecklistLabels } from '../auth/labels.ts';
+import PasswordChecklist from '../auth/PasswordChecklist.tsx';
 import { useCaptcha } from '../auth/use-captcha.ts';
-import type { SettingsLabels } from '../Settings.tsx';
+import type { SettingsLabels } from './labels.ts';
 
 interface Props {
   /** The signed-in member's address: the current password is checked by signing in with it. */

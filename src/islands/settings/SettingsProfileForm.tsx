@@ -6,7 +6,7 @@ import Field from '../../components/ui/Field.tsx';
 import { profileNames } from '../../lib/profile.ts';
 import { $profile, $profileSaving, saveProfileNames } from '../../stores/profile.ts';
 import { toast } from '../../stores/toasts.ts';
-import type { SettingsLabels } from '../Settings.tsx';
+import type { SettingsLabels } from './labels.ts';
 
 interface Props {
   userId: string;

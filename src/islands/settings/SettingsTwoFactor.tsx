@@ -3,7 +3,7 @@ import { type ReactNode, type SubmitEvent, useEffect, useRef, useState } from 'r
 import Button from '../../components/ui/Button.tsx';
 import { browserTwoFactorDeps, type CaptchaToken, createTwoFactorFlow } from '../../stores/two-factor-flow.ts';
 import OneTimeCodeField from '../auth/OneTimeCodeField.tsx';
-import type { SettingsLabels } from '../Settings.tsx';
+import type { SettingsLabels } from './labels.ts';
 import PasswordConfirmForm from './PasswordConfirmForm.tsx';
 import TwoFactorEnrolForm from './TwoFactorEnrolForm.tsx';
 

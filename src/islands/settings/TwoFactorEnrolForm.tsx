@@ -1,6 +1,6 @@
 import type { ReactNode, SubmitEvent } from 'react';
 import Button from '../../components/ui/Button.tsx';
-import type { SettingsLabels } from '../Settings.tsx';
+import type { SettingsLabels } from './labels.ts';
 
 interface Props {
   labels: SettingsLabels;
