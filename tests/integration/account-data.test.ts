@@ -14,6 +14,7 @@ import {
   wrongCode,
 } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Database } from '../../supabase/database.types.ts';
 import { PUBLISHED_CONSENT_WORDINGS } from '../../supabase/functions/_shared/newsletter-consent.ts';
 
 let t: TestStack;
@@ -25,7 +26,7 @@ afterAll(() => t?.stop());
 interface Member {
   id: string;
   email: string;
-  client: SupabaseClient;
+  client: SupabaseClient<Database>;
 }
 
 /**
@@ -34,10 +35,10 @@ interface Member {
  */
 async function member(email: string, firstName: string, password = GOOD_PASSWORD, newsletter = true): Promise<Member> {
   const { user } = await confirmedUser(t, email, password, { first_name: firstName, last_name: 'Lee' });
-  const client = t.anon();
+  const client = t.anon<Database>();
   const { error } = await client.auth.signInWithPassword({ email, password });
   if (error) throw error;
-  const admin = t.admin();
+  const admin = t.admin<Database>();
   if (newsletter) {
     const subscribed = await admin.from('newsletter_subscribers').insert({
       email,
@@ -175,7 +176,7 @@ describe('download my data', () => {
 
   test('a newsletter sign-up and a contact message someone else sent with the member’s address: the export leaves out the sender’s IP address and browser', async () => {
     const ann = await member(uniqueEmail('third'), 'Ann');
-    const admin = t.admin();
+    const admin = t.admin<Database>();
     const sender = { ip: '203.0.113.123', user_agent: 'ThirdParty/1.0' };
     expect(
       (await admin.from('newsletter_subscribers').update(sender).eq('email_key', ann.email.toLowerCase())).error,
@@ -228,7 +229,7 @@ describe('download my data', () => {
     expect(withdrawn.status).toBe(200);
     // What is stored holds each step's IP address and browser: the export must leave them out.
     const { data: record } = await t
-      .admin()
+      .admin<Database>()
       .from('newsletter_consent_events')
       .select('kind, ip, user_agent')
       .eq('email', typed)

@@ -14,6 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resendOutcome, signUpFailure } from '../../src/lib/auth-forms.ts';
 import { type FunctionName, type FunctionPayloads, invokeFunction } from '../../src/lib/functions.ts';
+import type { Tables } from '../../supabase/database.types.ts';
 
 const SITE = 'http://127.0.0.1:4321';
 const SENT = 'If an account exists for this email, a password reset link is on its way.';
@@ -38,7 +39,7 @@ async function userByEmail(t: TestStack, email: string) {
 }
 
 async function profile(t: TestStack, email: string) {
-  const rows = await t.stack.ctx.db.query<{ first_name: string; last_name: string; email_verified: boolean }>(
+  const rows = await t.stack.ctx.db.query<Pick<Tables<'profiles'>, 'first_name' | 'last_name' | 'email_verified'>>(
     'select first_name, last_name, email_verified from public.profiles where lower(email) = lower($1)',
     [email],
   );

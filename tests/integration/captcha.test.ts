@@ -11,6 +11,7 @@ import { GOOD_PASSWORD, startTestStack, type TestStack, uniqueEmail } from 'loca
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type CaptchaVerifierServer, startCaptchaVerifier } from '../../scripts/lib/captcha-verifier.ts';
 import { consentVersion } from '../../src/lib/consent-version.ts';
+import type { Database } from '../../supabase/database.types.ts';
 import { CAPTCHA_MESSAGE } from '../../supabase/functions/_shared/captcha.ts';
 import { type Env, envFrom } from '../../supabase/functions/_shared/env.ts';
 import { WRONG_PASSWORD_MESSAGE } from '../../supabase/functions/account/account.ts';
@@ -74,7 +75,11 @@ describe('send-contact-email with TURNSTILE_SECRET_KEY', () => {
   afterAll(() => fn?.close());
 
   async function stored(email: string) {
-    const { data, error } = await t.admin().from('contact_messages').select('email, message, ip').eq('email', email);
+    const { data, error } = await t
+      .admin<Database>()
+      .from('contact_messages')
+      .select('email, message, ip')
+      .eq('email', email);
     expect(error).toBeNull();
     return data;
   }
@@ -175,7 +180,7 @@ describe('send-contact-email without TURNSTILE_SECRET_KEY', () => {
       });
       expect(error).toBeNull();
       expect(data).toEqual({ success: true });
-      const { data: rows } = await t.admin().from('contact_messages').select('email').eq('email', email);
+      const { data: rows } = await t.admin<Database>().from('contact_messages').select('email').eq('email', email);
       expect(rows).toHaveLength(1);
       expect(verifier.calls.length).toBe(before);
     } finally {
@@ -271,7 +276,11 @@ describe('newsletter-signup with TURNSTILE_SECRET_KEY', () => {
   });
 
   async function rows(email: string) {
-    const { data, error } = await t.admin().from('newsletter_subscribers').select('status').ilike('email', email);
+    const { data, error } = await t
+      .admin<Database>()
+      .from('newsletter_subscribers')
+      .select('status')
+      .ilike('email', email);
     expect(error).toBeNull();
     return data;
   }

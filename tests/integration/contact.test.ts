@@ -13,32 +13,18 @@ import {
   until,
 } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Database, Tables } from '../../supabase/database.types.ts';
 import { tooManyRequestsMessage } from '../../supabase/functions/_shared/rate-limit.ts';
-
-interface Row {
-  id: string;
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-  ip: string | null;
-  user_agent: string | null;
-  created_at: string;
-  delivery_status: 'pending' | 'sending' | 'sent' | 'failed';
-  delivery_error: string | null;
-  delivered_at: string | null;
-  attempts: number;
-}
 
 type Mail = MailMessage & { ReplyTo: { Name: string; Address: string }[] };
 
 /** A sender address no other test uses, so rows and mail can be found by it. */
 const sender = () => `sender-${randomUUID().slice(0, 8)}@example.com`;
 
-async function rowsFrom(t: TestStack, email: string): Promise<Row[]> {
-  const { data, error } = await t.admin().from('contact_messages').select('*').eq('email', email);
+async function rowsFrom(t: TestStack, email: string): Promise<Tables<'contact_messages'>[]> {
+  const { data, error } = await t.admin<Database>().from('contact_messages').select('*').eq('email', email);
   expect(error).toBeNull();
-  return data as Row[];
+  return data ?? [];
 }
 
 /** The catcher's messages whose Reply-To is `email`. */

@@ -7,20 +7,11 @@ import { readFileSync } from 'node:fs';
 import { failure, type RelayDownStack, startStackWithRelayDown, type TestStack, until } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signUpFailure } from '../../src/lib/auth-forms.ts';
+import type { Database, Tables } from '../../supabase/database.types.ts';
 import { MAIL_FAILURE_MESSAGE } from '../../supabase/functions/user-signup/signup.ts';
 
 /** The contact function's retry entry, which the migration's pg_cron job calls every minute. */
 const RETRY_PATH = '/functions/v1/send-contact-email/retry';
-
-interface Row {
-  id: string;
-  email: string;
-  subject: string;
-  delivery_status: 'pending' | 'sending' | 'sent' | 'failed';
-  delivery_error: string | null;
-  delivered_at: string | null;
-  attempts: number;
-}
 
 /** A label of the /auth page as content/labels/auth.md words it. */
 function authLabel(key: string): string {
@@ -45,10 +36,10 @@ afterAll(async () => {
   await down?.stop();
 });
 
-async function rowOf(email: string): Promise<Row | undefined> {
-  const { data, error } = await t.admin().from('contact_messages').select('*').eq('email', email);
+async function rowOf(email: string): Promise<Tables<'contact_messages'> | undefined> {
+  const { data, error } = await t.admin<Database>().from('contact_messages').select('*').eq('email', email);
   expect(error).toBeNull();
-  return (data as Row[])[0];
+  return data?.[0];
 }
 
 /** Captured messages whose Reply-To (contact mail) or To (auth mail) is `email`. */
@@ -159,7 +150,7 @@ describe('SMTP back', () => {
   });
 
   test('concurrent retry runs send each pending message exactly once', async () => {
-    const admin = t.admin();
+    const admin = t.admin<Database>();
     const emails = Array.from({ length: 6 }, () => address('queued'));
     const { error } = await admin
       .from('contact_messages')

@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { functionEnv } from 'local-supabase';
 import { createMember, startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import type { Database } from '../../supabase/database.types.ts';
 import { envFrom } from '../../supabase/functions/_shared/env.ts';
 import { tooManyRequestsMessage, UNCHECKED_MESSAGE } from '../../supabase/functions/_shared/rate-limit.ts';
 import { createHandler as accountHandler } from '../../supabase/functions/account/handler.ts';
@@ -97,7 +98,7 @@ describe('send-contact-email limits held in Postgres', () => {
 
     // The stack is still up and answering everything else.
     expect((await fetch(`${t.url}/auth/v1/health`)).status).toBe(200);
-    const { error } = await t.admin().from('contact_messages').select('id').limit(1);
+    const { error } = await t.admin<Database>().from('contact_messages').select('id').limit(1);
     expect(error).toBeNull();
   });
 
@@ -202,7 +203,7 @@ describe('when the limiter cannot count: user-signup, password-reset, newsletter
       // Nothing was created, stored or mailed for the refused requests.
       const { data: users } = await t.admin().auth.admin.listUsers();
       expect(users.users.map((u) => u.email)).not.toContain(member);
-      const { data: rows } = await t.admin().from('newsletter_subscribers').select('id').eq('email', reader);
+      const { data: rows } = await t.admin<Database>().from('newsletter_subscribers').select('id').eq('email', reader);
       expect(rows).toEqual([]);
       expect((await t.admin().auth.admin.getUserById(owner.id)).data.user?.id).toBe(owner.id);
       expect((await t.mail.list()).filter((m) => m.To.some((to) => [member, reader].includes(to.Address)))).toEqual([]);
@@ -211,7 +212,7 @@ describe('when the limiter cannot count: user-signup, password-reset, newsletter
       const email = `open-${id}@example.com`;
       const contact = await createHandler(env)(post(ip, { name: 'Ann Lee', email, message: 'Still there?' }));
       expect(contact.status).toBe(200);
-      const { data: stored } = await t.admin().from('contact_messages').select('ip').eq('email', email);
+      const { data: stored } = await t.admin<Database>().from('contact_messages').select('ip').eq('email', email);
       expect(stored).toEqual([{ ip }]);
       // Opening a newsletter link fails open: the reader lands on the site's page (an unknown token here).
       const link = await newsletterHandler(env)(
@@ -285,7 +286,7 @@ describe('when the limiter cannot count: user-signup, password-reset, newsletter
 
 describe('public.rate_limit_hit', () => {
   test('concurrent hits are counted exactly: 5 of 20 allowed', async () => {
-    const admin = t.admin();
+    const admin = t.admin<Database>();
     const answers = await Promise.all(
       Array.from({ length: 20 }, () =>
         admin.rpc('rate_limit_hit', { bucket: 'race', key: 'k', max_hits: 5, window_seconds: 60 }),
@@ -298,7 +299,7 @@ describe('public.rate_limit_hit', () => {
   });
 
   test('a window that has ended starts again at one and old windows of the bucket are removed', async () => {
-    const admin = t.admin();
+    const admin = t.admin<Database>();
     await t.stack.ctx.db.query(
       `insert into private.rate_limit_hits (bucket, key, window_start, hits)
        values ('sweep', 'old', now() - interval '2 minutes', 9), ('sweep', 'again', now() - interval '2 minutes', 9)`,
@@ -324,7 +325,9 @@ describe('public.rate_limit_hit', () => {
   });
 
   test('bad limits are refused with a clear message', async () => {
-    const res = await t.admin().rpc('rate_limit_hit', { bucket: 'b', key: 'k', max_hits: 0, window_seconds: 60 });
+    const res = await t
+      .admin<Database>()
+      .rpc('rate_limit_hit', { bucket: 'b', key: 'k', max_hits: 0, window_seconds: 60 });
     expect(res.status).toBe(400);
     expect(res.error?.message).toBe('rate_limit_hit: max_hits and window_seconds must be at least 1');
   });

@@ -5,35 +5,8 @@ import { type MailCatcher, startMailCatcher } from 'local-supabase';
 import { failure, freePort, startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { consentVersion } from '../../src/lib/consent-version.ts';
+import type { Database, Tables } from '../../supabase/database.types.ts';
 import { labels } from '../content.ts';
-
-interface Row {
-  id: string;
-  email: string;
-  status: 'pending' | 'verified' | 'unsubscribed';
-  verify_token_hash: string | null;
-  verify_expires_at: string | null;
-  verify_sent_at: string | null;
-  ip: string | null;
-  user_agent: string | null;
-  created_at: string;
-  verified_at: string | null;
-  consent_text_version: string | null;
-  consent_requested_at: string | null;
-  unsubscribed_at: string | null;
-}
-
-interface ConsentEvent {
-  id: number;
-  subscriber_id: string;
-  kind: 'requested' | 'confirmed' | 'withdrawn';
-  via: string;
-  email: string;
-  ip: string | null;
-  user_agent: string | null;
-  consent_text_version: string | null;
-  created_at: string;
-}
 
 const SITE = 'http://127.0.0.1:4321';
 const address = () => `reader-${randomUUID().slice(0, 8)}@example.com`;
@@ -50,21 +23,21 @@ async function signUp(t: TestStack, body: Record<string, unknown>, userAgent?: s
 }
 
 /** The consent record of `email`, oldest first. */
-async function events(t: TestStack, email: string): Promise<ConsentEvent[]> {
+async function events(t: TestStack, email: string): Promise<Tables<'newsletter_consent_events'>[]> {
   const { data, error } = await t
-    .admin()
+    .admin<Database>()
     .from('newsletter_consent_events')
     .select('*')
     .ilike('email', email)
     .order('id');
   expect(error).toBeNull();
-  return data as ConsentEvent[];
+  return data ?? [];
 }
 
-async function rows(t: TestStack, email: string): Promise<Row[]> {
-  const { data, error } = await t.admin().from('newsletter_subscribers').select('*').ilike('email', email);
+async function rows(t: TestStack, email: string): Promise<Tables<'newsletter_subscribers'>[]> {
+  const { data, error } = await t.admin<Database>().from('newsletter_subscribers').select('*').ilike('email', email);
   expect(error).toBeNull();
-  return data as Row[];
+  return data ?? [];
 }
 
 async function mailsTo(t: TestStack, email: string) {
@@ -487,7 +460,7 @@ describe('the consent record (newsletter_consent_events)', () => {
       .update({ verify_sent_at: earlier(row.verify_sent_at), unsubscribed_at: earlier(row.unsubscribed_at) })
       .eq('id', row.id);
     expect(error).toBeNull();
-    return (await rows(t, email))[0] as Row;
+    return (await rows(t, email))[0];
   }
 
   test('each step appends an event with its IP address, browser and wording version: link mailed, confirmed, withdrawn', async () => {
@@ -608,7 +581,7 @@ describe('the consent record (newsletter_consent_events)', () => {
   test('nobody rewrites it: service_role cannot update, delete or truncate; the API keys of visitors and members see nothing', async () => {
     const { email, record } = await withdrawn();
     const [first] = record;
-    const admin = t.admin().from('newsletter_consent_events');
+    const admin = t.admin<Database>().from('newsletter_consent_events');
     const changed = await admin.update({ kind: 'confirmed', user_agent: 'Forged/1.0' }).eq('id', first.id);
     expect(changed.error?.code).toBe('42501');
     const deleted = await admin.delete().eq('subscriber_id', first.subscriber_id);
@@ -639,7 +612,7 @@ describe('the consent record (newsletter_consent_events)', () => {
       .select('created_at')
       .single();
     expect(added.error).toBeNull();
-    expect(Date.parse((added.data as { created_at: string }).created_at)).toBeGreaterThanOrEqual(started - 5000);
+    expect(Date.parse(added.data?.created_at ?? '')).toBeGreaterThanOrEqual(started - 5000);
 
     const anon = t.anon().from('newsletter_consent_events');
     expect((await anon.select('*')).data ?? []).toEqual([]);
