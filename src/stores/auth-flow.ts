@@ -3,9 +3,6 @@
 // asks of the auth service and the browser comes in as `AuthFlowDeps`, so the decisions are tested alone
 // (tests/unit/auth-flow.test.ts) and `browserAuthDeps()` (auth-flow-browser.ts) wires the real ones.
 import { atom } from 'nanostores';
-import type { KnownPassword } from '../islands/auth/AuthCode.tsx';
-import type { ConfirmTarget } from '../islands/auth/AuthConfirm.tsx';
-import type { AuthLabels } from '../islands/auth/labels.ts';
 import { type AuthEntry, type AuthMode, type AuthTab, type CodeStep, recoveryLinkAction } from '../lib/auth-forms.ts';
 import type { ToastInput } from './toasts.ts';
 
@@ -17,6 +14,21 @@ export interface Account {
 export interface LinkTokens {
   access_token: string;
   refresh_token: string;
+}
+
+/** What proves the mailbox of a new account: the link's token hash, or the address and the mail's 6-digit code. */
+export type ConfirmProof = { tokenHash: string } | { email: string; code: string };
+
+/** What the password form confirms: the mail's link or code (null once this page's session confirmed the address). */
+export interface ConfirmTarget {
+  proof: ConfirmProof | null;
+  via: 'link' | 'code';
+}
+
+/** A password this page already has for an address: typed at sign-up, or at a sign-in it refused as unconfirmed. */
+export interface KnownPassword {
+  email: string;
+  password: string;
 }
 
 /** A recovery link for another account than the signed-in one, waiting for the visitor's answer. */
@@ -67,6 +79,12 @@ export interface AuthFlowState {
   codeError: string;
 }
 
+/** The texts the flow says itself (content/labels/auth.md); the forms say the rest. */
+export type AuthFlowTexts = Record<
+  'linkExpiredTitle' | 'linkExpiredDescription' | 'linkRefusedTitle' | 'linkRefusedDescription' | 'welcomeBack',
+  string
+>;
+
 export type AuthFlow = ReturnType<typeof createAuthFlow>;
 
 export const AUTH_TABS: AuthTab[] = ['signin', 'signup'];
@@ -85,7 +103,7 @@ export function tabForKey(key: string, tab: AuthTab): AuthTab | undefined {
  * The flow of one /auth page. `start(entry)` decides what the page opened with; the other actions are the
  * moves the forms report. Tokens in the address never switch accounts silently (login CSRF, session fixation).
  */
-export function createAuthFlow(deps: AuthFlowDeps, labels: AuthLabels) {
+export function createAuthFlow(deps: AuthFlowDeps, labels: AuthFlowTexts) {
   const $state = atom<AuthFlowState>({
     mode: null,
     otherAccount: null,

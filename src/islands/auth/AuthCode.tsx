@@ -3,21 +3,15 @@ import { LIMITS } from '../../../supabase/functions/_shared/form-rules.ts';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
 import { type CodeStep, chosenPasswordResult, cleanCode, codeFailure, codeProblem } from '../../lib/auth-forms.ts';
+import type { ConfirmTarget, KnownPassword } from '../../stores/auth-flow.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
-import type { ConfirmTarget } from './AuthConfirm.tsx';
 import { requestReset, resendConfirmation } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
 import { confirmAccount } from './confirm-account.ts';
 import type { AuthLabels } from './labels.ts';
 import OneTimeCodeField from './OneTimeCodeField.tsx';
 import { useCaptcha } from './use-captcha.ts';
-
-/** A password this page already has for an address: typed at sign-up, or at a sign-in it refused as unconfirmed. */
-export interface KnownPassword {
-  email: string;
-  password: string;
-}
 
 interface Props {
   labels: AuthLabels;

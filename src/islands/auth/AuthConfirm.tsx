@@ -1,17 +1,12 @@
 import { useRef } from 'react';
 import { CONFIRM_LINK_EXPIRED, CONFIRMED_PAGE, chosenPasswordResult, codeFailure } from '../../lib/auth-forms.ts';
+import type { ConfirmTarget } from '../../stores/auth-flow.ts';
 import { supabase } from '../../stores/supabase.ts';
 import { queueToast } from '../../stores/toasts.ts';
 import { problemToast } from './auth-toast.ts';
-import { type ConfirmProof, confirmAccount } from './confirm-account.ts';
+import { confirmAccount } from './confirm-account.ts';
 import type { AuthLabels, PasswordChecklistLabels } from './labels.ts';
 import NewPasswordForm from './NewPasswordForm.tsx';
-
-/** What the form confirms: the mail's link or code (null once this page's session confirmed the address). */
-export interface ConfirmTarget {
-  proof: ConfirmProof | null;
-  via: 'link' | 'code';
-}
 
 interface Props {
   labels: AuthLabels;

@@ -4,10 +4,8 @@
 // or code, replaces that password a moment later, and a stranger who signed in within that moment is out.
 import type { AuthError } from '@supabase/auth-js';
 import { chosenPasswordResult, unknownPassword } from '../../lib/auth-forms.ts';
+import type { ConfirmProof } from '../../stores/auth-flow.ts';
 import { supabase } from '../../stores/supabase.ts';
-
-/** What proves the mailbox: the link's token hash, or the address and the mail's 6-digit code. */
-export type ConfirmProof = { tokenHash: string } | { email: string; code: string };
 
 export type ConfirmOutcome =
   /** Confirmed; the account has the chosen password and no other session. */
