@@ -5,10 +5,10 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { loadEnv } from 'vite';
 import { clientDirectives } from './integrations/client-directives/index.ts';
+import { cmsAdmin } from './integrations/cms-admin.ts';
 import { reactDomCompileHint } from './integrations/compile-hint.ts';
 import { LOCAL_SUPABASE_URL, securityHeaders } from './integrations/headers.ts';
 import { pageCss } from './integrations/page-css.ts';
-import { cmsAdmin } from './scripts/lib/cms-admin.ts';
 
 const port = Number(process.env.PORT ?? 4321);
 const site = process.env.SITE_URL ?? `http://127.0.0.1:${port}`;

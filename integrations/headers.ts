@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtPages } from './built-pages.ts';
 import {
   HEADERS_FILE,
   type HeaderRule,
@@ -13,8 +14,7 @@ import {
   type PagePolicy,
   renderHeadersFile,
   renderNginx,
-} from '../src/lib/security-headers.ts';
-import { builtPages } from './built-pages.ts';
+} from './security-headers.ts';
 
 /** The default of the pages themselves (src/stores/auth.ts) when PUBLIC_SUPABASE_URL is unset. */
 export const LOCAL_SUPABASE_URL = 'http://127.0.0.1:54321';

@@ -1,7 +1,7 @@
-// The content editor (Decap CMS, scripts/lib/cms-admin.ts).
+// The content editor (Decap CMS, integrations/cms-admin.ts).
 //
 // `npm run cms`: edit the content in a browser on this machine. Starts the Astro dev server with a new random
-// token; it serves the editor at /admin/ and, behind a gate (scripts/lib/cms-gateway.ts), Decap's file-system
+// token; it serves the editor at /admin/ and, behind a gate (integrations/cms-gateway.ts), Decap's file-system
 // backend, which reads and writes the Markdown files under content/ of this working copy (no git commit).
 // Only a page of http://127.0.0.1:<PORT> or http://localhost:<PORT> that carries the token reaches it. A page
 // re-renders as soon as its file changes. Then open http://127.0.0.1:<PORT>/admin/ (PORT: 4321).
@@ -12,10 +12,10 @@
 // scripts/lib/cms-check.ts finds wrong with it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { buildEditor, EDITOR_DIR } from './lib/cms-admin.ts';
+import { buildEditor, EDITOR_DIR } from '../integrations/cms-admin.ts';
+import { newToken } from '../integrations/cms-gateway.ts';
+import { decapBundle } from '../integrations/decap-bundle.ts';
 import { checkEditorBuild } from './lib/cms-check.ts';
-import { newToken } from './lib/cms-gateway.ts';
-import { decapBundle } from './lib/decap-bundle.ts';
 
 export interface CmsProcesses {
   siteUrl: string;

@@ -16,6 +16,7 @@ import {
 import { parse } from 'smol-toml';
 import { loadEnv } from 'vite';
 import { builtPages } from '../integrations/built-pages.ts';
+import { EDITOR_DIR } from '../integrations/cms-admin.ts';
 import {
   HEADERS_FILE,
   headersForPath,
@@ -24,8 +25,7 @@ import {
   pagePaths,
   parseHeadersFile,
   parsePolicy,
-} from '../src/lib/security-headers.ts';
-import { EDITOR_DIR } from './lib/cms-admin.ts';
+} from '../integrations/security-headers.ts';
 import { checkEditorBuild, checkSiteHasNoEditor } from './lib/cms-check.ts';
 
 export type Env = Record<string, string | undefined>;

@@ -5,17 +5,8 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 
 // The integrations in astro.config.mjs (integrations/: the page CSS, the header files, the compile hint, the client
-// directives; scripts/lib/cms-admin.ts serves the editor under `npm run cms` only) shape every build.
-const sources = [
-  'src',
-  'content',
-  'public',
-  'astro.config.mjs',
-  'integrations',
-  'scripts/lib/cms-admin.ts',
-  'package.json',
-  'tsconfig.json',
-];
+// directives, and the editor under `npm run cms` only) shape every build.
+const sources = ['src', 'content', 'public', 'astro.config.mjs', 'integrations', 'package.json', 'tsconfig.json'];
 const buildEnv = [
   'PUBLIC_SUPABASE_URL',
   'PUBLIC_SUPABASE_PUBLISHABLE_KEY',

@@ -3,14 +3,14 @@
 // `node scripts/cms.ts build` prints them; `node scripts/lib/cms-check.ts [dist-cms] [dist]` by hand.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adminMetaPolicy, adminPolicy } from '../../src/lib/admin-headers.ts';
+import { adminMetaPolicy, adminPolicy } from '../../integrations/admin-headers.ts';
 import {
   HEADERS_FILE,
   headersForPath,
   metaPolicy,
   NGINX_FILE,
   parseHeadersFile,
-} from '../../src/lib/security-headers.ts';
+} from '../../integrations/security-headers.ts';
 
 /** Paths a host serves the editor's files on; each must carry its policy. */
 const EDITOR_PATHS = ['/', '/index.html', '/config.yml', '/decap-cms.js', '/preview.css'];

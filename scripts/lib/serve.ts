@@ -13,7 +13,7 @@ import {
   headersForPath,
   NGINX_FILE,
   parseHeadersFile,
-} from '../../src/lib/security-headers.ts';
+} from '../../integrations/security-headers.ts';
 
 export interface SiteServerOptions {
   dir?: string;
@@ -24,7 +24,7 @@ export interface SiteServerOptions {
 }
 
 /**
- * The header rules the build wrote for static hosts (`_headers`, see src/lib/security-headers.ts), so this
+ * The header rules the build wrote for static hosts (`_headers`, see integrations/security-headers.ts), so this
  * server sends exactly what Netlify or Cloudflare Pages send for the same build.
  */
 export function loadHeaderRules(root: string, imageOrigins: string[] = []): HeaderRule[] {

@@ -2,9 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'astro/zod';
 import { describe, expect, it } from 'vitest';
-import { type CmsCollection, type CmsField, cmsConfig, contentCollections } from '../../scripts/lib/cms-config.ts';
+import {
+  adminPolicy,
+  editorRules,
+  renderEditorHeadersFile,
+  renderEditorNginx,
+} from '../../integrations/admin-headers.ts';
+import { type CmsCollection, type CmsField, cmsConfig, contentCollections } from '../../integrations/cms-config.ts';
 import { contentCollections as buildCollections } from '../../src/content/collections.ts';
-import { adminPolicy, editorRules, renderEditorHeadersFile, renderEditorNginx } from '../../src/lib/admin-headers.ts';
 import { parseFrontmatter } from '../content.ts';
 
 // The CMS form is generated from the build's zod schemas: every field the build reads is in the form, with

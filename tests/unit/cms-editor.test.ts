@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminMetaPolicy, adminPolicy } from '../../integrations/admin-headers.ts';
+import { buildEditor } from '../../integrations/cms-admin.ts';
+import { cmsOptionsFromEnv } from '../../integrations/cms-config.ts';
 import { writeHostHeaders } from '../../integrations/headers.ts';
-import { buildEditor } from '../../scripts/lib/cms-admin.ts';
+import { headersForPath, metaPolicy, parseHeadersFile } from '../../integrations/security-headers.ts';
 import { checkEditorBuild, checkSiteHasNoEditor } from '../../scripts/lib/cms-check.ts';
-import { cmsOptionsFromEnv } from '../../scripts/lib/cms-config.ts';
-import { adminMetaPolicy, adminPolicy } from '../../src/lib/admin-headers.ts';
-import { headersForPath, metaPolicy, parseHeadersFile } from '../../src/lib/security-headers.ts';
 
 // The production editor is built apart from the site (`node scripts/cms.ts build` → dist-cms/) for an origin
 // of its own; the site's build holds no editor and allows no 'unsafe-eval'.
@@ -59,7 +59,7 @@ describe('the editor’s build (dist-cms/)', () => {
   it('previews in the site’s stylesheet', () => {
     const css = readFileSync(join(dir, 'preview.css'), 'utf8');
     expect(css).toContain('--color-navy-950');
-    // Classes of the preview's templates (scripts/lib/cms-admin.ts: a page's lead and prose).
+    // Classes of the preview's templates (integrations/cms-admin.ts: a page's lead and prose).
     expect(css).toContain('.text-muted');
     expect(css).toContain('.text-balance');
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localBackend, newToken, refusal } from '../../scripts/lib/cms-gateway.ts';
+import { localBackend, newToken, refusal } from '../../integrations/cms-gateway.ts';
 
 // The local editor's backend (`npm run cms`): Decap's own file-system middleware behind the gate, over a
 // throwaway folder, on a plain server (the dev server adds Vite's host check in front of it; this proves the

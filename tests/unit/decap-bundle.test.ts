@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleFiles, cacheDir, DECAP, decapBundle, readTarball } from '../../scripts/lib/decap-bundle.ts';
+import { bundleFiles, cacheDir, DECAP, decapBundle, readTarball } from '../../integrations/decap-bundle.ts';
 
 // Each test keeps its bundle under a throwaway root, never in this working copy's node_modules/.cache.
 const roots: string[] = [];

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEMO_ANON_KEY, DEMO_JWT_SECRET, DEMO_PUBLISHABLE_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEditor } from '../../integrations/cms-admin.ts';
 import { writeHostHeaders } from '../../integrations/headers.ts';
 import {
   CONFIRM_LINK,
@@ -16,7 +17,6 @@ import {
   parseArgs,
   redirectAllowed,
 } from '../../scripts/deploy-check.ts';
-import { buildEditor } from '../../scripts/lib/cms-admin.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'deploy-check-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -4,8 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeHostHeaders } from '../../integrations/headers.ts';
-import { TRADINGVIEW_FRAME_ORIGIN } from '../../src/lib/chart-widget.ts';
-import { allowChartWidget, allowTradingViewChart } from '../../src/lib/csp.ts';
 import {
   addSources,
   headerRules,
@@ -17,7 +15,9 @@ import {
   pathMatches,
   renderHeadersFile,
   renderNginx,
-} from '../../src/lib/security-headers.ts';
+} from '../../integrations/security-headers.ts';
+import { TRADINGVIEW_FRAME_ORIGIN } from '../../src/lib/chart-widget.ts';
+import { allowChartWidget, allowTradingViewChart } from '../../src/lib/csp.ts';
 
 const hashes = "'sha256-AAAA' 'sha256-BBBB'";
 const plainMeta = `script-src 'self' ${hashes}; style-src 'self' 'sha256-CCCC';`;

@@ -1,4 +1,4 @@
-// The headers of the content editor (Decap CMS, scripts/lib/cms-admin.ts). The editor is built apart from the
+// The headers of the content editor (Decap CMS, cms-admin.ts). The editor is built apart from the
 // site (`node scripts/cms.ts build` → dist-cms/) and served from an origin of its own (cms.<domain>), so the
 // GitHub token Decap keeps in localStorage never shares an origin with members' sessions or the chart widget's
 // third-party script, and nothing in the site's headers allows 'unsafe-eval'.

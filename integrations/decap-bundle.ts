@@ -21,7 +21,7 @@ export const DECAP = {
 /** The files of dist/ the editor ships: the bundle, its chunks (`<n>.decap-cms.js`) and WebAssembly. */
 export const SHIPPED = /(^|\.)decap-cms\.js$|\.wasm$/;
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Written last into a complete copy: the integrity of the tarball its files came from. */
 const MARKER = '.integrity';
 

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { z } from 'astro/zod';
-import { contentCollections as collectionMap } from '../../src/content/collections.ts';
+import { contentCollections as collectionMap } from '../src/content/collections.ts';
 
 /** A Decap CMS field definition (https://decapcms.org/docs/widgets/). */
 export interface CmsField {
@@ -400,7 +400,7 @@ export function cmsConfig(options: CmsOptions = {}, root = '.'): Record<string, 
 
 /** config.yml: JSON is YAML, so no YAML writer is needed. */
 export function renderCmsConfig(options: CmsOptions = {}, root = '.'): string {
-  return `# Generated from src/content/schemas.ts by scripts/lib/cms-config.ts: do not edit.\n${JSON.stringify(
+  return `# Generated from src/content/schemas.ts by integrations/cms-config.ts: do not edit.\n${JSON.stringify(
     cmsConfig(options, root),
     null,
     2,

@@ -1,27 +1,27 @@
 // The content editor: Decap CMS's own bundle, served from the editor's origin (its CSP allows no other origin's
-// scripts; scripts/lib/decap-bundle.ts fetches the published files once and keeps them), a static page that loads it, config.yml generated from the content schemas
-// (scripts/lib/cms-config.ts), and a preview in the site's own look (its stylesheet, the page and FAQ markup).
+// scripts; decap-bundle.ts fetches the published files once and keeps them), a static page that loads it, config.yml generated from the content schemas
+// (cms-config.ts), and a preview in the site's own look (its stylesheet, the page and FAQ markup).
 // Two shapes, never inside the site's own dist/:
 //   - production: `node scripts/cms.ts build` writes dist-cms/ with header files of its own, for a static
 //     deployment on an origin of its own (cms.<domain>), so the GitHub token Decap keeps in localStorage never
 //     shares an origin with members' sessions or the chart widget's third-party script;
 //   - local editing: `npm run cms` starts the Astro dev server with CMS_LOCAL_TOKEN; this integration then
-//     serves the editor at /admin/ and its file-system backend behind a gate (scripts/lib/cms-gateway.ts).
+//     serves the editor at /admin/ and its file-system backend behind a gate (cms-gateway.ts).
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, resolve } from 'node:path';
-import { adminMetaPolicy, renderEditorHeadersFile, renderEditorNginx } from '../../src/lib/admin-headers.ts';
-import { HEADERS_FILE, NGINX_FILE } from '../../src/lib/security-headers.ts';
+import { adminMetaPolicy, renderEditorHeadersFile, renderEditorNginx } from './admin-headers.ts';
 import { type CmsOptions, cmsOptionsFromEnv, renderCmsConfig } from './cms-config.ts';
 import { type Handler, localBackend, localBackendUrl, refusal, refuse } from './cms-gateway.ts';
 import { bundleFiles, decapBundle } from './decap-bundle.ts';
+import { HEADERS_FILE, NGINX_FILE } from './security-headers.ts';
 
 export const ADMIN_PATH = '/admin/';
 /** The production editor's build folder. */
 export const EDITOR_DIR = 'dist-cms';
 
 /**
- * The editor's page: no inline script or style, so its CSP needs no hashes (src/lib/admin-headers.ts). Its
+ * The editor's page: no inline script or style, so its CSP needs no hashes (admin-headers.ts). Its
  * <meta> policy holds wherever a host sends no header.
  */
 export const ADMIN_HTML = `<!doctype html>
