@@ -103,14 +103,6 @@ export async function writeEditorFiles(out: string, options: CmsOptions, preview
   return files.length;
 }
 
-/**
- * An editor inside a site build at dir/admin/ (the layout before dist-cms/), without header files of its
- * own; `astro build` no longer writes one.
- */
-export function writeAdmin(dir: string, options: CmsOptions = cmsOptionsFromEnv(), previewCss = ''): Promise<number> {
-  return writeEditorFiles(join(dir, 'admin'), options, previewCss);
-}
-
 export interface EditorBuild {
   outDir: string;
   options: CmsOptions;
