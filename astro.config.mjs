@@ -10,10 +10,12 @@ import { reactDomCompileHint } from './integrations/compile-hint.ts';
 import { LOCAL_SUPABASE_URL, securityHeaders } from './integrations/headers.ts';
 import { pageCss } from './integrations/page-css.ts';
 
-const port = Number(process.env.PORT ?? 4321);
-const site = process.env.SITE_URL ?? `http://127.0.0.1:${port}`;
-// The Supabase URL the pages call, read as the pages read it (the environment, then .env files).
-const supabaseUrl = () => loadEnv('production', process.cwd(), 'PUBLIC_').PUBLIC_SUPABASE_URL || LOCAL_SUPABASE_URL;
+// Settings as the pages read them: the environment first, then the .env files (`npm run build` and `npm run dev`
+// read .env as `npm start` does).
+const env = () => loadEnv('production', process.cwd(), '');
+const port = Number(env().PORT || 4321);
+const site = env().SITE_URL || `http://127.0.0.1:${port}`;
+const supabaseUrl = () => env().PUBLIC_SUPABASE_URL || LOCAL_SUPABASE_URL;
 
 // Pages marked noindex stay out of the sitemap too.
 const unlisted = ['/404', '/dashboard', '/analysis', '/settings', '/newsletter-verified'];

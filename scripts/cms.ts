@@ -50,7 +50,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 /** Starts the dev server with the editor for the project in `root`; resolves once the editor answers. */
 export async function startCms(options: { root?: string; port?: number; quiet?: boolean } = {}): Promise<CmsProcesses> {
   const root = resolve(options.root ?? '.');
-  const port = options.port ?? Number(process.env.PORT ?? 4321);
+  const port = options.port ?? Number(process.env.PORT || 4321);
   const siteUrl = `http://127.0.0.1:${port}`;
   // Decap's bundle, fetched here the first time (the dev server finds it kept), so a failure says why up front.
   await decapBundle({ root });

@@ -33,7 +33,9 @@ if (import.meta.main) {
   const ports = e2ePorts();
   buildForE2e(ports);
   const data = mkdtempSync(join(tmpdir(), 'signals-e2e-server-'));
-  const environment = await startE2eEnvironment(ports, join(data, 'data'));
+  // Every spec may run, the CAPTCHA one included. The file is written before the site (started last) answers
+  // Playwright's first request: nothing but synchronous code runs between the two.
+  const environment = await startE2eEnvironment(ports, join(data, 'data'), { captcha: true });
   const file = serverEnvFile(ports);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(environment.env, null, 2));

@@ -1,4 +1,4 @@
-// The site's own client directives (src/islands/hydration/), typed for .astro templates.
+// The site's own client directives (integrations/client-directives/), typed for .astro templates.
 declare namespace Astro {
   interface ClientDirectives {
     'client:load-yield'?: boolean;

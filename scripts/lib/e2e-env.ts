@@ -157,14 +157,16 @@ export async function startE2eEnvironment(
       ),
     ),
   );
-  const site = await whilePortBusy('e2e site', () =>
-    startSiteServer({ dir: outDir, port: ports.site, imageOrigins: [feeds.origin] }),
-  );
   const captchaSite = captcha
     ? await whilePortBusy('e2e site with a CAPTCHA', () =>
         startSiteServer({ dir: E2E_CAPTCHA_DIST, port: ports.captchaSite, imageOrigins: [feeds.origin] }),
       )
     : undefined;
+  // The site last: whoever waits for its address (Playwright's webServer) then finds everything else up, and a
+  // caller's code right after this returns runs before the site answers its first request.
+  const site = await whilePortBusy('e2e site', () =>
+    startSiteServer({ dir: outDir, port: ports.site, imageOrigins: [feeds.origin] }),
+  );
   const mailApi = `http://127.0.0.1:${ports.mailWeb}/api/v1`;
   return {
     siteUrl,

@@ -42,7 +42,7 @@ export function loadHeaderRules(root: string, imageOrigins: string[] = []): Head
 
 export function startSiteServer(options: SiteServerOptions = {}): Promise<ServerType> {
   const root = resolve(options.dir ?? process.env.SITE_DIR ?? 'dist');
-  const port = options.port ?? Number(process.env.PORT ?? 4321);
+  const port = options.port ?? Number(process.env.PORT || 4321);
   const host = options.host ?? '127.0.0.1';
   const rules = loadHeaderRules(root, options.imageOrigins);
   const app = new Hono();
@@ -71,7 +71,7 @@ export function startSiteServer(options: SiteServerOptions = {}): Promise<Server
 }
 
 if (import.meta.main) {
-  const port = Number(process.env.PORT ?? 4321);
+  const port = Number(process.env.PORT || 4321);
   await startSiteServer({ port });
   console.log(`Site: http://127.0.0.1:${port}`);
 }

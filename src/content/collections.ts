@@ -1,6 +1,6 @@
 // The content collections, once: each one's folder under content/ and its frontmatter schema. The build
 // (src/content.config.ts) makes one glob-loaded collection of each; the tests (tests/content.ts) and the
-// content editor's config (scripts/cms-config.ts) read the same folders with the same schemas. Free of
+// content editor's config (integrations/cms-config.ts) read the same folders with the same schemas. Free of
 // astro:content, as ./schemas.ts, so code outside Astro can import it.
 import {
   bandSchema,

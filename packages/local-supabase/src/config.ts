@@ -125,7 +125,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
   };
   // Loopback only unless told otherwise: the stack is for development and CI (see assertSafeToExpose).
   const host = overrides.host ?? (env.BIND_ADDRESS || '127.0.0.1');
-  const sitePort = Number(env.PORT ?? 4321);
+  const sitePort = Number(env.PORT || 4321);
   const jwtSecret = env.JWT_SECRET ?? DEMO_JWT_SECRET;
   const supabaseDir = overrides.supabaseDir ?? resolve(env.SUPABASE_DIR ?? 'supabase');
   const secrets = {
