@@ -7,7 +7,7 @@
 // The file's header records the generator's version and SHA-256 digests of the migrations and of the generated
 // body; tests/unit/database-types.test.ts recomputes them offline, so `npm test` fails when a migration changed
 // since the file was generated, or the file was edited by hand.
-import { execFile, spawn } from 'node:child_process';
+import { execFile, type SpawnOptions, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -133,55 +133,50 @@ async function generatorEntry(): Promise<string> {
   return entry;
 }
 
-/** Runs the generator against `url`; resolves with the TypeScript it prints. */
-function generate(entry: string, url: string): Promise<string> {
+/** Runs a command to its end; resolves with what it printed, or fails with its error output. */
+function capture(
+  command: string,
+  args: string[],
+  options: SpawnOptions & { input?: string },
+  ok: (code: number | null, out: string) => boolean = (code) => code === 0,
+): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [entry], {
-      env: {
-        PATH: process.env.PATH,
-        PG_META_DB_URL: url,
-        PG_META_GENERATE_TYPES: 'typescript',
-        PG_META_GENERATE_TYPES_INCLUDED_SCHEMAS: SCHEMAS.join(','),
-        // As `supabase gen types` sets it.
-        PG_META_GENERATE_TYPES_DETECT_ONE_TO_ONE_RELATIONSHIPS: 'true',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       err += chunk;
     });
     child.on('error', fail);
-    child.on('close', (code) => {
-      if (code === 0 && out.includes('export type Database')) done(out);
-      else fail(new Error(`${GENERATOR} exited with ${code}:\n${err.trim() || out.trim()}`));
-    });
+    child.on('close', (code) =>
+      ok(code, out) ? done(out) : fail(new Error(`${command} exited with ${code}:\n${err.trim() || out.trim()}`)),
+    );
+    child.stdin?.end(options.input ?? '');
   });
 }
 
+/** Runs the generator against `url`; resolves with the TypeScript it prints. */
+function generate(entry: string, url: string): Promise<string> {
+  const env = {
+    PATH: process.env.PATH,
+    PG_META_DB_URL: url,
+    PG_META_GENERATE_TYPES: 'typescript',
+    PG_META_GENERATE_TYPES_INCLUDED_SCHEMAS: SCHEMAS.join(','),
+    // As `supabase gen types` sets it.
+    PG_META_GENERATE_TYPES_DETECT_ONE_TO_ONE_RELATIONSHIPS: 'true',
+  };
+  return capture(process.execPath, [entry], { env }, (code, out) => code === 0 && out.includes('export type Database'));
+}
+
 /** Biome's formatting of `text` as the file it will be written to. */
-async function format(text: string): Promise<string> {
-  return new Promise((done, fail) => {
-    const biome = resolve('node_modules/.bin', process.platform === 'win32' ? 'biome.cmd' : 'biome');
-    const child = spawn(biome, ['format', `--stdin-file-path=${TYPES_FILE}`], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      shell: process.platform === 'win32',
-    });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      err += chunk;
-    });
-    child.on('error', fail);
-    child.on('close', (code) => (code === 0 ? done(out) : fail(new Error(`biome format failed:\n${err}`))));
-    child.stdin.end(text);
+function format(text: string): Promise<string> {
+  const biome = resolve('node_modules/.bin', process.platform === 'win32' ? 'biome.cmd' : 'biome');
+  return capture(biome, ['format', `--stdin-file-path=${TYPES_FILE}`], {
+    shell: process.platform === 'win32',
+    input: text,
   });
 }
 
