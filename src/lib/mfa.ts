@@ -32,7 +32,7 @@ export function isTotpFormat(code: string): boolean {
  * expired challenge), or 'failed' when it gave none.
  */
 export function totpFailure(err: { code?: string; message?: string }): { kind: 'wrong' | 'failed'; text?: string } {
-  if (err.code === 'mfa_verification_failed' || /invalid totp code/i.test(err.message ?? '')) return { kind: 'wrong' };
+  if (err.code === 'mfa_verification_failed') return { kind: 'wrong' };
   const text = err.message?.trim();
   return text ? { kind: 'failed', text } : { kind: 'failed' };
 }

@@ -39,6 +39,12 @@ describe('totpFailure', () => {
       kind: 'wrong',
     });
   });
+  it('decides on the code, not on the words', () => {
+    expect(totpFailure({ message: 'Invalid TOTP code entered' })).toEqual({
+      kind: 'failed',
+      text: 'Invalid TOTP code entered',
+    });
+  });
   it("anything else keeps the service's words", () => {
     expect(totpFailure({ code: 'too_many_requests', message: 'Too many MFA verification attempts' })).toEqual({
       kind: 'failed',
