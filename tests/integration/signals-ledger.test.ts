@@ -1,15 +1,19 @@
-// The signals ledger through the real stack: the migration's RPCs, triggers and RLS through supabase-js, and SQL
-// as the database owner. Runs on PGlite here and on PostgreSQL in `npm test`'s postgres step.
+// The signals ledger through the real stack: signed posts to signals-ingest as the engine sends them, the
+// migration's RPCs, triggers and RLS through supabase-js, and SQL as the database owner. Runs on PGlite here and on
+// PostgreSQL in `npm test`'s postgres step.
 import { createHash, randomUUID } from 'node:crypto';
 import { createMember, type Member, startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Database, Tables } from '../../supabase/database.types.ts';
+import { sign, signingKey } from '../../supabase/functions/signals-ingest/signature.ts';
+
+const SECRET = `signals-ingest-test-secret-${randomUUID()}`;
 
 let t: TestStack;
 let member: Member;
 
 beforeAll(async () => {
-  t = await startTestStack();
+  t = await startTestStack({ functionSecrets: { SIGNALS_INGEST_SECRET: SECRET } });
   member = await createMember(t, 'ledger');
 });
 afterAll(() => t?.stop());
@@ -77,6 +81,98 @@ async function commitments(): Promise<Tables<'signal_commitments'>[]> {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** Posts `body` as the engine does: signed with the secret at `at` (unix seconds), unless headers say otherwise. */
+async function post(body: unknown, opts: { at?: number; secret?: string; headers?: Record<string, string> } = {}) {
+  const raw = typeof body === 'string' ? body : JSON.stringify(body);
+  const ts = String(opts.at ?? Math.floor(Date.now() / 1000));
+  const signature = await sign(await signingKey(opts.secret ?? SECRET), ts, raw);
+  const res = await fetch(`${t.url}/functions/v1/signals-ingest`, {
+    method: 'POST',
+    body: raw,
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Signal-Timestamp': ts,
+      'X-Signal-Signature': signature,
+      ...opts.headers,
+    },
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('signals-ingest: the engine posts signed signals and events', () => {
+  test('201 stored, 200 the same again, 409 the same id with other content; one row and one commitment', async () => {
+    const s = opened();
+    const body = { type: 'signal.opened', ...s };
+    expect(await post(body)).toEqual({ status: 201, body: { id: s.id, outcome: 'stored' } });
+    expect(await post(body)).toEqual({ status: 200, body: { id: s.id, outcome: 'duplicate' } });
+    const other = await post({ ...body, take_profit: [1.09, 1.095, 1.105] });
+    expect(other).toMatchObject({ status: 409, body: { code: 'ledger_conflict', field: 'id' } });
+    expect(await countOf('signals', 'id', s.id)).toBe(1);
+    expect(await countOf('signal_commitments', 'signal_id', s.id)).toBe(1);
+    const { data } = await t.admin<Database>().from('signals').select('tp3, status').eq('id', s.id).single();
+    expect(data).toEqual({ tp3: 1.1, status: 'active' });
+  });
+
+  test('events: 201 moves the signal, 200 again, 409 changed, 400 for an unknown or closed signal', async () => {
+    const s = opened();
+    await post({ type: 'signal.opened', ...s });
+    const tp1 = { type: 'signal.event', ...event(s.id, 'tp1_hit') };
+    expect((await post(tp1)).status).toBe(201);
+    expect(await stored(s.id)).toMatchObject({ status: 'tp1_hit' });
+    expect((await post(tp1)).status).toBe(200);
+    expect(await post({ ...tp1, price: 1.0905 })).toMatchObject({ status: 409, body: { code: 'ledger_conflict' } });
+    const unknown = { type: 'signal.event', ...event(uid('missing'), 'tp1_hit') };
+    expect(await post(unknown)).toMatchObject({ status: 400, body: { code: 'invalid_input', field: 'signal_id' } });
+    expect((await post({ type: 'signal.event', ...event(s.id, 'sl_hit', { price: 1.08 }) })).status).toBe(201);
+    const late = { type: 'signal.event', ...event(s.id, 'closed', { price: 1.1 }) };
+    expect(await post(late)).toMatchObject({ status: 400, body: { code: 'invalid_input', field: 'signal_id' } });
+    expect(await countOf('signal_events', 'id', late.id)).toBe(0);
+    expect(await countOf('signal_events', 'id', unknown.id)).toBe(0);
+    expect(await stored(s.id)).toMatchObject({ status: 'sl_hit', exit_price: 1.08 });
+  });
+
+  test('400 naming the field for bad input; nothing stored', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ type: 'signal.opened', ...opened({ pair: 'EURUSD' }) }, 'pair'],
+      [{ type: 'signal.opened', ...opened({ stop_loss: 1.09 }) }, 'stop_loss'],
+      [{ type: 'signal.opened', ...opened({ take_profit: [1.1, 1.095, 1.09] }) }, 'take_profit'],
+      [{ type: 'signal.opened', ...opened({ timeframe: 'W1' }) }, 'timeframe'],
+    ];
+    for (const [body, field] of cases) {
+      expect(await post(body)).toMatchObject({ status: 400, body: { code: 'invalid_input', field } });
+      expect(await countOf('signals', 'id', body.id as string)).toBe(0);
+    }
+    expect(await post('[1]')).toMatchObject({ status: 400, body: { code: 'bad_json' } });
+  });
+
+  test('401 for a missing, wrong or stale signature, 413 over 16 KB; nothing stored', async () => {
+    const s = opened();
+    const body = { type: 'signal.opened', ...s };
+    const now = Math.floor(Date.now() / 1000);
+    const refusals = [
+      await post(body, { secret: `${SECRET}-not-ours` }),
+      await post(body, { at: now - 301 }),
+      await post(body, { at: now + 301 }),
+      await post(body, { headers: { 'X-Signal-Signature': '' } }),
+    ];
+    for (const r of refusals) expect(r).toMatchObject({ status: 401, body: { code: 'invalid_signature' } });
+    const big = await post({ ...body, padding: 'x'.repeat(16 * 1024) });
+    expect(big).toMatchObject({ status: 413, body: { code: 'payload_too_large' } });
+    expect(await countOf('signals', 'id', s.id)).toBe(0);
+    // Within the window, either way, it is taken.
+    expect((await post(body, { at: now - 240 })).status).toBe(201);
+  });
+
+  test('20 concurrent posts of one signal: one 201, nineteen 200, one row and one commitment', async () => {
+    const s = opened();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post({ type: 'signal.opened', ...s })));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(19);
+    expect(await countOf('signals', 'id', s.id)).toBe(1);
+    expect(await countOf('signal_commitments', 'signal_id', s.id)).toBe(1);
+  });
+});
 
 describe('signals and their commitment', () => {
   test('a new signal is stored active with its stop in force and one commitment; the same again is a duplicate', async () => {

@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   'session_expired',
   /** 401: an entry for the schedule only, called without the service-role key. */
   'not_admin',
+  /** 401: a signed request (signals-ingest) whose signature is missing, wrong or more than 5 minutes old. */
+  'invalid_signature',
   /** 403: the password is not the account's. */
   'invalid_credentials',
   /** 403: two-factor is on and the session has not used it (aal1). */
@@ -31,7 +33,9 @@ export const ERROR_CODES = [
   'method_not_allowed',
   /** 409: the address already has a confirmed account. */
   'account_exists',
-  /** 413: the body is over 64 KB. */
+  /** 409: the id is already in the signals ledger with other content (signals-ingest); `field` is `id`. */
+  'ledger_conflict',
+  /** 413: the body is over the function's limit (64 KB; signals-ingest 16 KB). */
   'payload_too_large',
   /** 4xx: the auth service refused the request for a reason of its own, said in its words. */
   'auth_refused',
