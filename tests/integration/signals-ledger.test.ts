@@ -4,7 +4,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createMember, type Member, startTestStack, type TestStack } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Database, Tables } from '../../supabase/database.types.ts';
+import { verifyFromApi } from '../../scripts/lib/ledger-verify.ts';
+import type { Database, Json, Tables } from '../../supabase/database.types.ts';
 import { sign, signingKey } from '../../supabase/functions/signals-ingest/signature.ts';
 
 const SECRET = `signals-ingest-test-secret-${randomUUID()}`;
@@ -37,13 +38,13 @@ function opened(overrides: Record<string, unknown> = {}) {
 }
 
 async function ingestSignal(signal: Record<string, unknown>) {
-  const { data, error } = await t.admin<Database>().rpc('ingest_signal', { signal });
+  const { data, error } = await t.admin<Database>().rpc('ingest_signal', { signal: signal as Json });
   expect(error).toBeNull();
   return data as { outcome: string; field?: string };
 }
 
 async function ingestEvent(event: Record<string, unknown>) {
-  const { data, error } = await t.admin<Database>().rpc('ingest_signal_event', { event });
+  const { data, error } = await t.admin<Database>().rpc('ingest_signal_event', { event: event as Json });
   expect(error).toBeNull();
   return data as { outcome: string; field?: string };
 }
@@ -417,6 +418,44 @@ describe('who reads what', () => {
       const rpc = await client.rpc('ingest_signal', { signal: opened() });
       expect(rpc.error).not.toBeNull();
     }
+  });
+});
+
+describe('anyone verifies the ledger from the public API', () => {
+  /** Runs `sql` as a superuser with the triggers off: what only a rewrite behind the API's back could do. */
+  const behindTheTriggers = (sql: string) =>
+    t.stack.ctx.db.query(`do $$ begin perform set_config('session_replication_role', 'replica', true); ${sql}; end $$`);
+
+  test("with the visitor's key: every commitment chains, every closed signal hashes to its commitment", async () => {
+    const s = opened({ entry: 1.0855 });
+    await ingestSignal(s);
+    await ingestEvent(event(s.id, 'closed', { price: 1.087 }));
+    const report = await verifyFromApi(t.url, t.config.anonKey);
+    const [closed] = await t.stack.ctx.db.query<{ n: number }>(
+      `select count(*)::int as n from public.signals
+        where status in ('tp3_hit', 'sl_hit', 'closed', 'expired', 'cancelled')`,
+    );
+    expect(report.problems).toEqual([]);
+    expect(report.entries).toBe((await commitments()).length);
+    expect(report.contentChecked).toBe(Number(closed?.n));
+    expect(report.contentChecked).toBeGreaterThan(0);
+  });
+
+  test("a closed signal's terms rewritten behind the triggers: the report names its seq", async () => {
+    const s = opened();
+    await ingestSignal(s);
+    await ingestEvent(event(s.id, 'tp3_hit', { price: 1.1 }));
+    const { data } = await t.anon<Database>().from('signal_commitments').select('seq').eq('signal_id', s.id).single();
+    await behindTheTriggers(`update public.signals set entry = 1.0849 where id = '${s.id}'`);
+    try {
+      const report = await verifyFromApi(t.url, t.config.anonKey);
+      expect(report.problems).toEqual([
+        { seq: data?.seq, signal_id: s.id, problem: 'the signal’s content does not hash to its commitment' },
+      ]);
+    } finally {
+      await behindTheTriggers(`update public.signals set entry = 1.085 where id = '${s.id}'`);
+    }
+    expect((await verifyFromApi(t.url, t.config.anonKey)).problems).toEqual([]);
   });
 });
 
