@@ -14,6 +14,7 @@ import { functionNames } from '../../scripts/deno.ts';
 import { type FeedServer, startFeedServer } from '../../scripts/lib/feed-server.ts';
 import { PUBLISHED_CONSENT_WORDINGS } from '../../supabase/functions/_shared/newsletter-consent.ts';
 import { tooManyRequestsMessage } from '../../supabase/functions/_shared/rate-limit.ts';
+import { sign, signingKey } from '../../supabase/functions/signals-ingest/signature.ts';
 import { type DenoFunctions, serveWithDeno } from './serve.ts';
 
 const HOSTS = ['node', 'deno'] as const;
@@ -44,6 +45,9 @@ const CORS = {
 };
 const JSON_HEADERS = { ...CORS, 'content-type': 'application/json' };
 
+/** The key signals-ingest checks the engine's signature with, on both hosts. */
+const SIGNALS_SECRET = `deno-test-signals-ingest-${randomUUID()}`;
+
 let feeds: FeedServer;
 let t: TestStack;
 let deno: DenoFunctions;
@@ -67,6 +71,7 @@ beforeAll(async () => {
     functionSecrets: {
       NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
       INVESTING_FEED_URL: feeds.feedUrl('investing.xml'),
+      SIGNALS_INGEST_SECRET: SIGNALS_SECRET,
     },
     rateLimits: true,
     trustedProxies: '127.0.0.1',
@@ -675,6 +680,50 @@ describe('news', () => {
       status: 400,
       headers: JSON_HEADERS,
       body: { error: 'Unknown feed: use feed=combined or feed=investing.', code: 'invalid_input', field: 'feed' },
+    });
+  });
+});
+
+describe('signals-ingest', () => {
+  /** A signed post as the signal engine sends it, with `secret`. */
+  async function post(host: Host, body: Record<string, unknown>, secret = SIGNALS_SECRET): Promise<Answer> {
+    const raw = JSON.stringify(body);
+    const ts = String(Math.floor(Date.now() / 1000));
+    const signature = await sign(await signingKey(secret), ts, raw);
+    return request(host, 'signals-ingest', '', {
+      method: 'POST',
+      body: raw,
+      headers: { 'Content-Type': 'application/json', 'X-Signal-Timestamp': ts, 'X-Signal-Signature': signature },
+    });
+  }
+  const signal = (id: string) => ({
+    type: 'signal.opened',
+    id,
+    tier: 'foundation',
+    pair: 'GBP/USD',
+    direction: 'SELL',
+    entry: 1.27,
+    stop_loss: 1.275,
+    take_profit: [1.265, 1.26, 1.255],
+    timeframe: 'H4',
+    issued_at: new Date().toISOString(),
+  });
+
+  test('a signed signal: 201 from both, each stored with its commitment; another key: the same 401', async () => {
+    const ids: Record<Host, string> = { node: `deno-node-${randomUUID()}`, deno: `deno-deno-${randomUUID()}` };
+    const stored = await both(async (host) => {
+      const answer = await post(host, signal(ids[host]));
+      expect(answer.body).toMatchObject({ id: ids[host] });
+      return { ...answer, body: { ...(answer.body as object), id: 'the id posted' } };
+    });
+    expect(stored).toEqual({ status: 201, headers: JSON_HEADERS, body: { id: 'the id posted', outcome: 'stored' } });
+    const { data } = await t.admin().from('signal_commitments').select('signal_id').in('signal_id', Object.values(ids));
+    expect(data?.map((c) => c.signal_id).sort()).toEqual(Object.values(ids).sort());
+    const refused = await both((host) => post(host, signal(ids[host]), `${SIGNALS_SECRET}-other`));
+    expect(refused).toEqual({
+      status: 401,
+      headers: JSON_HEADERS,
+      body: { error: 'X-Signal-Signature does not match the body.', code: 'invalid_signature' },
     });
   });
 });
