@@ -1,7 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { serverEnv } from './scripts/e2e-server.ts';
 import { chromiumArgs, installedChromium } from './scripts/lib/chromium.ts';
-import { e2ePorts, e2eSiteUrl } from './scripts/lib/e2e-env.ts';
+import { e2eCaptchaSiteUrl, e2ePorts, e2eSiteUrl } from './scripts/lib/e2e-env.ts';
 
 // `npm test -- e2e` (scripts/test.ts) serves the build and the stack itself and sets E2E_BASE_URL and the other
 // E2E_* variables (tests/e2e/env.ts). Without E2E_BASE_URL, `npx playwright test` starts that same environment
@@ -12,6 +12,8 @@ const ports = e2ePorts();
 if (ownServer) {
   const { E2E_BASE_URL: _site, ...addresses } = serverEnv(ports);
   Object.assign(process.env, addresses);
+  // Known before the server starts, so that the CAPTCHA spec, which skips itself without it, is collected.
+  process.env.E2E_CAPTCHA_URL ??= e2eCaptchaSiteUrl(ports);
 }
 
 export default defineConfig({

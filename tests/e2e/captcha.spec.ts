@@ -74,8 +74,11 @@ async function standIn(page: Page): Promise<Turnstile> {
 
 /** The policy the host sends for a page: its script-src and frame-src. */
 async function policyOf(page: Page, path: string) {
-  const response = await page.goto(path);
-  const csp = response?.headers()['content-security-policy'] ?? '';
+  // The policy the host sends with the page, read without a navigation (a page's own scripts, such as a member
+  // page sending a visitor to /auth, cannot race it).
+  const response = await page.request.get(path);
+  expect(response.status(), path).toBe(200);
+  const csp = response.headers()['content-security-policy'] ?? '';
   const directive = (name: string) =>
     csp
       .split(';')

@@ -36,6 +36,8 @@ test.describe('local editing (npm run cms)', () => {
       'public',
       'scripts',
       'integrations',
+      // The site's forms import the functions' shared rules (supabase/functions/_shared).
+      'supabase',
       'astro.config.mjs',
       'package.json',
       'tsconfig.json',
@@ -223,8 +225,10 @@ test.describe('the editor built for its own origin (node scripts/cms.ts build)',
     });
     const response = await page.goto(`${origin}/`);
     expect(response?.status()).toBe(200);
-    expect(response?.headers()['content-security-policy']).toBe(adminPolicy());
-    expect(response?.headers()['x-robots-tag']).toBe('noindex, nofollow');
+    // allHeaders(): a navigation's headers() may be the browser's provisional ones, without the CSP.
+    const headers = (await response?.allHeaders()) ?? {};
+    expect(headers['content-security-policy']).toBe(adminPolicy());
+    expect(headers['x-robots-tag']).toBe('noindex, nofollow');
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
     // The production sign-in: through GitHub.
     await expect(page.getByRole('button', { name: 'Login with GitHub' })).toBeVisible({ timeout: 20_000 });

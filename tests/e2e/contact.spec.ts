@@ -190,7 +190,7 @@ test('built without a CAPTCHA site key: no Turnstile script, no token, and a pol
   });
   const bodies = postsTo(page, FUNCTION);
   const response = await page.goto('/contact-us');
-  expect(response?.headers()['content-security-policy']).not.toContain('challenges.cloudflare.com');
+  expect((await response?.allHeaders())?.['content-security-policy']).not.toContain('challenges.cloudflare.com');
   const email = uniqueEmail();
   await field(page, 'Name').fill('Cy');
   await field(page, 'Email').fill(email);
