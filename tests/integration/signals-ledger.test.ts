@@ -2,7 +2,14 @@
 // migration's RPCs, triggers and RLS through supabase-js, and SQL as the database owner. Runs on PGlite here and on
 // PostgreSQL in `npm test`'s postgres step.
 import { createHash, randomUUID } from 'node:crypto';
-import { createMember, type Member, startTestStack, type TestStack } from 'local-supabase/testing';
+import {
+  codeFor,
+  createMember,
+  type Member,
+  startTestStack,
+  type TestStack,
+  uniqueEmail,
+} from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyFromApi } from '../../scripts/lib/ledger-verify.ts';
 import type { Database, Json, Tables } from '../../supabase/database.types.ts';
@@ -409,6 +416,30 @@ describe('who reads what', () => {
     expect(signals.data?.map((s) => s.id).sort()).toEqual([open.id, closed.id].sort());
     const events = await client.from('signal_events').select('kind').in('signal_id', [open.id, closed.id]);
     expect(events.data?.map((e) => e.kind).sort()).toEqual(['sl_hit', 'tp1_hit']);
+  });
+
+  test('a member with two-factor reads open signals only with an aal2 session; at aal1, what a visitor reads', async () => {
+    const email = uniqueEmail('ledger-2fa');
+    const password = `Pw-${randomUUID()}-Aa1!`;
+    const created = await t.admin().auth.admin.createUser({ email, password, email_confirm: true });
+    expect(created.error).toBeNull();
+    const aal2 = t.anon<Database>();
+    expect((await aal2.auth.signInWithPassword({ email, password })).error).toBeNull();
+    const { data: factor } = await aal2.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
+    const verified = await aal2.auth.mfa.challengeAndVerify({
+      factorId: factor?.id as string,
+      code: codeFor(factor?.totp.secret as string),
+    });
+    expect(verified.error).toBeNull();
+    const aal1 = t.anon<Database>();
+    expect((await aal1.auth.signInWithPassword({ email, password })).error).toBeNull();
+    const ids = [open.id, closed.id];
+    const seen = async (client: typeof aal1) =>
+      (await client.from('signals').select('id').in('id', ids)).data?.map((r) => r.id).sort();
+    expect(await seen(aal2)).toEqual([...ids].sort());
+    expect(await seen(aal1)).toEqual([closed.id]);
+    const events = await aal1.from('signal_events').select('signal_id').in('signal_id', ids);
+    expect(events.data).toEqual([{ signal_id: closed.id }]);
   });
 
   test('visitors and members write nothing and call no ingest function', async () => {
