@@ -106,7 +106,10 @@ describe('demoScript, for any seed', () => {
     );
   });
 
-  it('wins at least 41 and at most 61 of its 68 trades (60% up, 10% losers) over 50,000 seeds', () => {
+  // The bounds hold by construction (demoWinBounds); this samples seeds, with room for a loaded machine.
+  it('wins at least 41 and at most 61 of its 68 trades (60% up, 10% losers) over 10,000 seeds', {
+    timeout: 120_000,
+  }, () => {
     expect(demoWinBounds(DEMO_TRADE_COUNT)).toEqual({ min: 41, max: 61 });
     fc.assert(
       fc.property(seed, (s) => {
@@ -114,7 +117,7 @@ describe('demoScript, for any seed', () => {
         expect(won).toBeGreaterThanOrEqual(41);
         expect(won).toBeLessThanOrEqual(61);
       }),
-      { numRuns: 50_000 },
+      { numRuns: 10_000 },
     );
   });
 
