@@ -13,6 +13,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
+          // A hang fails the test; slowness does not: on a loaded machine some property and file tests take seconds.
+          testTimeout: 30_000,
         },
       },
       {

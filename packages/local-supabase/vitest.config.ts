@@ -10,6 +10,8 @@ export default defineConfig({
           name: 'unit',
           root: import.meta.dirname,
           include: ['tests/unit/**/*.test.ts'],
+          // A hang fails the test; slowness does not: on a loaded machine some property and file tests take seconds.
+          testTimeout: 30_000,
         },
       },
       {
