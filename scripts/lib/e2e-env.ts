@@ -38,6 +38,8 @@ export const e2eCaptchaSiteUrl = (ports: E2ePorts) => `http://127.0.0.1:${ports.
  */
 export const E2E_CAPTCHA_SITE_KEY = '1x00000000000000000000AA';
 export const E2E_CAPTCHA_DIST = 'dist-captcha';
+/** signals-ingest's secret on the e2e stack (tests/e2e/env.ts signs with it): `npm start`'s development value. */
+export const E2E_SIGNALS_INGEST_SECRET = 'local-demo-signals-ingest-secret-not-for-production';
 /** The spec that runs against dist-captcha. */
 export const CAPTCHA_SPEC = 'tests/e2e/captcha.spec.ts';
 
@@ -152,6 +154,8 @@ export async function startE2eEnvironment(
           NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
           INVESTING_FEED_URL: feeds.feedUrl('investing.xml'),
           NEWS_CACHE_SECONDS: '0',
+          // signals-ingest's secret: the development value `npm start` uses, for specs that post signals.
+          SIGNALS_INGEST_SECRET: E2E_SIGNALS_INGEST_SECRET,
         },
         { ports: { api: ports.api, db: ports.db, mailWeb: ports.mailWeb, smtp: ports.smtp } },
       ),
@@ -178,6 +182,7 @@ export async function startE2eEnvironment(
       E2E_SUPABASE_URL: apiUrl,
       E2E_MAIL_API: mailApi,
       E2E_FEEDS_URL: feeds.origin,
+      E2E_SIGNALS_INGEST_SECRET,
       ...(captcha ? { E2E_CAPTCHA_URL: e2eCaptchaSiteUrl(ports) } : {}),
     },
     async stop() {

@@ -12,3 +12,7 @@ export const FEEDS_URL = process.env.E2E_FEEDS_URL ?? '';
 
 /** The build with a CAPTCHA site key (dist-captcha), served only when a CAPTCHA spec runs. */
 export const CAPTCHA_SITE_URL = process.env.E2E_CAPTCHA_URL;
+
+/** signals-ingest's secret on the stack the specs run against (`npm start`'s development value by default). */
+export const SIGNALS_INGEST_SECRET =
+  process.env.E2E_SIGNALS_INGEST_SECRET ?? 'local-demo-signals-ingest-secret-not-for-production';
