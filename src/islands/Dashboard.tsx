@@ -8,6 +8,7 @@ import ComingSoonCards from './member/ComingSoonCards.tsx';
 import type { DashboardLabels } from './member/labels.ts';
 import MemberLoading from './member/MemberLoading.tsx';
 import MemberShell from './member/MemberShell.tsx';
+import SignalFeed from './member/SignalFeed.tsx';
 
 interface Props {
   frame: MemberFrame;
@@ -15,7 +16,7 @@ interface Props {
   tools: { heading: string; cards: CardContent[] };
 }
 
-/** /dashboard: the tool cards (Coming Soon) and the account status, behind the auth gate. */
+/** /dashboard: the members' signal feed, the tool cards (Coming Soon) and the account status, behind the auth gate. */
 export default function Dashboard({ frame, labels, tools }: Props) {
   return (
     <MemberShell frame={frame}>
@@ -55,6 +56,7 @@ function DashboardContent({ labels, tools, signInHref }: Omit<Props, 'frame'> & 
   ];
   return (
     <>
+      <SignalFeed labels={labels} reader={{ from: supabase().from }} />
       <ComingSoonCards heading={tools.heading} cards={tools.cards} />
       <section aria-labelledby="account-status" className="mt-10 rounded-2xl border border-navy-700 bg-navy-900 p-6">
         <h2 id="account-status" className="text-2xl font-semibold">
