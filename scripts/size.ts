@@ -19,6 +19,7 @@ export const HTML_BUDGET = 14 * KB;
 export const pageBudgets: Record<string, number> = {
   '/': budgets.home,
   '/contact-us': 10 * KB,
+  '/track-record': 20 * KB,
   '/quiz': 80 * KB,
   '/news': 80 * KB,
   '/investing-news': 80 * KB,

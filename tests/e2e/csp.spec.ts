@@ -10,6 +10,7 @@ const routes = [
   '/about-us',
   '/features',
   '/signals',
+  '/track-record',
   '/news',
   '/investing-news',
   '/trading-ideas',

@@ -1,0 +1,95 @@
+// The track record's rule in TypeScript (src/lib/track-record.ts): figures of a pip series, the replay of a ledger,
+// and the formatting the page shows. The SQL function is checked against the same model in
+// tests/integration/track-record.test.ts.
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import {
+  figuresOf,
+  formatFactor,
+  formatPips,
+  formatRate,
+  type LedgerSignal,
+  pipSize,
+  pipsOf,
+  trackRecordOf,
+} from '../../src/lib/track-record.ts';
+
+describe('the rule', () => {
+  test('pip size 0.01 for pairs quoted in JPY, 0.0001 otherwise; SELL pips reversed', () => {
+    expect(pipSize('USD/JPY')).toBe(0.01);
+    expect(pipSize('JPY/USD')).toBe(0.0001);
+    expect(pipsOf('EUR/USD', 'BUY', 1.085, 1.1)).toBeCloseTo(150, 9);
+    expect(pipsOf('GBP/USD', 'SELL', 1.27, 1.275)).toBeCloseTo(-50, 9);
+    expect(pipsOf('USD/JPY', 'SELL', 150, 149.7)).toBeCloseTo(30, 9);
+  });
+
+  test('figures of 150, −50, 20, −31: half won, 89 pips, factor 170/81, drawdown −61', () => {
+    expect(figuresOf([150, -50, 20, -31])).toEqual({
+      trades: 4,
+      wins: 2,
+      losses: 2,
+      win_rate: 0.5,
+      pips: 89,
+      profit_factor: 170 / 81,
+      max_drawdown_pips: -61,
+    });
+    expect(figuresOf([])).toMatchObject({ trades: 0, win_rate: null, profit_factor: null, max_drawdown_pips: 0 });
+    expect(figuresOf([0, 10])).toMatchObject({ wins: 1, losses: 1, profit_factor: null, max_drawdown_pips: 0 });
+  });
+
+  test('a moved stop is the exit of sl_hit; expired is listed, not counted', () => {
+    const base = { tier: 'growth', pair: 'USD/JPY', direction: 'BUY', entry: 150, stop_loss: 149.5 } as const;
+    const ledger: LedgerSignal[] = [
+      {
+        ...base,
+        id: 'a',
+        take_profit: [150.5, 151, 151.5],
+        events: [
+          { kind: 'stop_moved', stop_loss: 150.2, at: '2026-01-01T01:00:00.000Z' },
+          { kind: 'sl_hit', price: 150.18, at: '2026-01-01T02:00:00.000Z' },
+        ],
+      },
+      {
+        ...base,
+        id: 'b',
+        take_profit: [150.5, 151, 151.5],
+        events: [{ kind: 'expired', at: '2026-01-02T00:00:00.000Z' }],
+      },
+      { ...base, id: 'c', take_profit: [150.5, 151, 151.5], events: [] },
+    ];
+    const r = trackRecordOf(ledger);
+    expect(r.signals.map((s) => [s.id, s.exit, s.pips === null ? null : Math.round(s.pips)])).toEqual([
+      ['b', null, null],
+      ['a', 150.2, 20],
+    ]);
+    expect(r.overall.trades).toBe(1);
+    expect(r.period).toEqual({ first_close: '2026-01-01T02:00:00.000Z', last_close: '2026-01-01T02:00:00.000Z' });
+  });
+
+  test('any pip series: win rate in [0, 1], the curve’s end is the total, drawdown between −Σ|losses| and 0', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -1000, max: 1000 }), { maxLength: 40 }), (pips) => {
+        const f = figuresOf(pips);
+        if (f.win_rate !== null) expect(f.win_rate >= 0 && f.win_rate <= 1).toBe(true);
+        expect(f.pips).toBe(pips.reduce((a, b) => a + b, 0));
+        expect(f.max_drawdown_pips).toBeLessThanOrEqual(0);
+        expect(f.max_drawdown_pips).toBeGreaterThanOrEqual(pips.filter((p) => p < 0).reduce((a, b) => a + b, 0));
+        expect(f.wins + f.losses).toBe(f.trades);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('formatting', () => {
+  test('pips with a sign and one decimal, rates as percentages, factors to two decimals', () => {
+    expect([formatPips(150), formatPips(-31), formatPips(0), formatPips(-0.04)]).toEqual([
+      '+150.0',
+      '\u221231.0',
+      '0.0',
+      '0.0',
+    ]);
+    expect([formatRate(0.5), formatRate(2 / 3), formatRate(null)]).toEqual(['50%', '67%', '\u2014']);
+    expect([formatFactor(170 / 81), formatFactor(null)]).toEqual(['2.10', '\u2014']);
+  });
+});
