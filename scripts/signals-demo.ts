@@ -90,8 +90,8 @@ export function buildDemoScript(runId: string, startMs: number, spanMs = 120_000
   }
   queue.forEach(({ plan, index, kind, k }, n) => {
     const afterMs = Math.round(((n + 1) * spanMs) / queue.length);
-    // Dated a second apart at least, so the events keep their order when posted all at once.
-    const at = new Date(startMs - (startMs % 1000) + Math.max(afterMs, (n + 1) * 1000)).toISOString();
+    // Dated when posted; with --fast a millisecond apart from the second of issue, never in the future, in order.
+    const at = new Date(startMs - (startMs % 1000) + Math.max(afterMs, n + 1)).toISOString();
     const price: Record<Kind, number | undefined> = {
       tp1_hit: level(plan, 20),
       tp2_hit: level(plan, 40),

@@ -49,6 +49,11 @@ describe('signals:demo script', () => {
   it('--fast posts everything at once; ids are new on every run', () => {
     const fast = buildDemoScript('run2', START, 0);
     expect(fast.every((s) => s.afterMs === 0)).toBe(true);
+    // Never dated after the moment they are posted (the start).
+    const dated = fast.filter((s) => s.payload.type === 'signal.event').map((s) => Date.parse(String(s.payload.at)));
+    expect(Math.max(...dated)).toBeLessThanOrEqual(START);
+    expect(dated).toEqual([...dated].sort((a, b) => a - b));
+    for (const { payload } of fast) expect(validatePayload(payload)).toMatchObject({ ok: true });
     const ids = [...steps, ...fast].map((s) => s.payload.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
