@@ -1,8 +1,11 @@
+// @vitest-environment happy-dom
 // The track record's rule in TypeScript (src/lib/track-record.ts): figures of a pip series, the replay of a ledger,
 // and the formatting the page shows. The SQL function is checked against the same model in
 // tests/integration/track-record.test.ts.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { render } from '../../src/islands/TrackRecord.ts';
+import { TRACK_RECORD_LABEL_KEYS, type TrackRecordLabels } from '../../src/islands/track-record/labels.ts';
 import {
   figuresOf,
   formatFactor,
@@ -91,5 +94,58 @@ describe('formatting', () => {
     ]);
     expect([formatRate(0.5), formatRate(2 / 3), formatRate(null)]).toEqual(['50%', '67%', '\u2014']);
     expect([formatFactor(170 / 81), formatFactor(null)]).toEqual(['2.10', '\u2014']);
+  });
+});
+
+describe("the page's island", () => {
+  // Each label set to its own key, so what shows reads as the key.
+  const t = Object.fromEntries(TRACK_RECORD_LABEL_KEYS.map((k) => [k, k])) as TrackRecordLabels;
+  const shell = () => {
+    document.body.innerHTML = `<div data-track-record data-state="loading"><span data-part="period"></span>
+      <p data-part="status">loading</p><section data-part="figures"><table><tbody data-part="figures-body"></tbody></table></section>
+      <section data-part="curve"><div data-part="curve-svg"></div></section>
+      <section data-part="signals"><table><tbody data-part="signals-body"></tbody></table></section></div>`;
+    return document.querySelector('[data-track-record]') as HTMLElement;
+  };
+
+  test('nothing closed yet: says so and hides the figures, the curve and the table', () => {
+    const root = shell();
+    render(root, trackRecordOf([]), t);
+    expect(root.dataset.state).toBe('empty');
+    expect(root.querySelector('[data-part="status"]')?.textContent).toBe('empty');
+    for (const part of ['figures', 'curve', 'signals'])
+      expect(root.querySelector(`[data-part="${part}"]`)?.hasAttribute('hidden')).toBe(true);
+  });
+
+  test('a record: the overall and tier rows, the curve and one row per final signal', () => {
+    const root = shell();
+    const tp3: LedgerSignal = {
+      id: 'a',
+      tier: 'growth',
+      pair: 'EUR/USD',
+      direction: 'BUY',
+      entry: 1.085,
+      stop_loss: 1.08,
+      take_profit: [1.09, 1.095, 1.1],
+      events: [{ kind: 'tp3_hit', price: 1.1, at: '2026-01-01T10:00:00.000Z' }],
+    };
+    const expired = { ...tp3, id: 'b', events: [{ kind: 'expired', at: '2026-01-02T10:00:00.000Z' }] };
+    render(root, trackRecordOf([tp3, expired]), t);
+    expect(root.dataset.state).toBe('ready');
+    const cells = (selector: string) =>
+      [...root.querySelectorAll(`${selector} tr`)].map((r) => [...r.children].map((c) => c.textContent));
+    const rows = cells('[data-part="figures-body"]');
+    expect(rows).toEqual([
+      ['overall', '1', '1', '0', '100%', '+150.0', '\u2014', '0.0'],
+      ['foundation', '0', '0', '0', '\u2014', '0.0', '\u2014', '0.0'],
+      ['growth', '1', '1', '0', '100%', '+150.0', '\u2014', '0.0'],
+      ['momentum', '0', '0', '0', '\u2014', '0.0', '\u2014', '0.0'],
+    ]);
+    expect(root.querySelector('svg polyline')?.getAttribute('points')?.split(' ')).toHaveLength(2);
+    const signals = cells('[data-part="signals-body"]');
+    expect(signals).toEqual([
+      ['2026-01-02 10:00', 'growth', 'EUR/USD', 'BUY', '1.085', '\u2014', 'expired', 'notCounted'],
+      ['2026-01-01 10:00', 'growth', 'EUR/USD', 'BUY', '1.085', '1.1', 'tp3Hit', '+150.0'],
+    ]);
   });
 });
