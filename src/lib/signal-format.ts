@@ -1,19 +1,18 @@
-// The one pip rule of the signals ledger (docs/ledger.md) and a closed signal's result, as the members' feed shows
-// them: a pip is 0.01 of a pair quoted in yen, 0.0001 of any other; a closed signal's exit is TP3 when TP3 was hit,
-// the stop in force when the stop was hit (moved stops count), or the closing price; its pips are the exit less
-// the entry in pips, signed by direction. Expired and cancelled signals have no exit and so no result.
+// A closed signal's result as the members' feed shows it, by the track record's one pip rule
+// (src/lib/track-record.ts, docs/ledger.md): a pip is 0.01 of a pair quoted in yen, 0.0001 of any other; a closed
+// signal's exit is TP3 when TP3 was hit, the stop in force when the stop was hit (moved stops count), or the closing
+// price; its pips are the exit less the entry in pips, signed by direction. Expired and cancelled signals have no
+// exit and so no result.
+import { pipSize, pipsOf } from './track-record.ts';
+
+export { pipSize };
 
 export type Direction = 'BUY' | 'SELL';
 export type SignalResult = 'win' | 'loss' | 'flat';
 
-/** 0.01 when the quote currency (after the slash) is JPY, else 0.0001. */
-export function pipSize(pair: string): number {
-  return pair.endsWith('/JPY') ? 0.01 : 0.0001;
-}
-
-/** (exit − entry) / pip size, signed by direction, to one decimal. */
+/** The track record's pips (src/lib/track-record.ts: (exit − entry) / pip size, signed by direction), to one decimal. */
 export function pips(pair: string, direction: Direction | string, entry: number, exit: number): number {
-  const raw = ((exit - entry) / pipSize(pair)) * (direction === 'SELL' ? -1 : 1);
+  const raw = pipsOf(pair, direction === 'SELL' ? 'SELL' : 'BUY', entry, exit);
   // Rounded through a string of 10 significant digits first, so 1.0900 − 1.0850 is 50 and not 49.99999.
   const value = Math.round(Number(raw.toPrecision(10)) * 10) / 10;
   return value === 0 ? 0 : value;
