@@ -32,10 +32,12 @@ export function methodNotAllowed(allowed: string[]): Response {
 
 export type BodyResult = { ok: true; value: Record<string, unknown> } | { ok: false; response: Response };
 
-const tooLarge = () => errorResponse(413, 'payload_too_large', 'Request body is larger than 64 KB.');
+export type RawBody = { ok: true; bytes: Uint8Array } | { ok: false; response: Response };
 
-/** Reads a JSON object body of at most `maxBytes`: 413 past the limit, 400 when it is not a JSON object. */
-export async function readJsonObject(req: Request, maxBytes = MAX_BODY_BYTES): Promise<BodyResult> {
+/** The body's bytes as sent, or 413 as soon as they pass `maxBytes` (whatever Content-Length claimed). */
+export async function readRawBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<RawBody> {
+  const tooLarge = () =>
+    errorResponse(413, 'payload_too_large', `Request body is larger than ${Math.round(maxBytes / 1024)} KB.`);
   const declared = Number(req.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) {
     await req.body?.cancel().catch(() => {});
@@ -62,6 +64,14 @@ export async function readJsonObject(req: Request, maxBytes = MAX_BODY_BYTES): P
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
+  return { ok: true, bytes };
+}
+
+/** Reads a JSON object body of at most `maxBytes`: 413 past the limit, 400 when it is not a JSON object. */
+export async function readJsonObject(req: Request, maxBytes = MAX_BODY_BYTES): Promise<BodyResult> {
+  const raw = await readRawBody(req, maxBytes);
+  if (!raw.ok) return raw;
+  const bytes = raw.bytes;
   const text = new TextDecoder().decode(bytes).trim();
   if (!text)
     return { ok: false, response: errorResponse(400, 'bad_json', 'Request body is empty: send a JSON object.') };

@@ -7,7 +7,7 @@ import { createClient } from '@supabase/supabase-js';
 import type { Database } from '../../database.types.ts';
 import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
-import { errorResponse, json, methodNotAllowed } from '../_shared/http.ts';
+import { errorResponse, json, methodNotAllowed, readRawBody } from '../_shared/http.ts';
 import { type IngestDeps, ingest } from './ingest.ts';
 import { validatePayload } from './payload.ts';
 import { checkSignature, signingKey } from './signature.ts';
@@ -16,41 +16,6 @@ export const FUNCTION_NAME = 'signals-ingest';
 /** The largest body taken: a signal or an event is a few hundred bytes. */
 export const MAX_INGEST_BYTES = 16 * 1024;
 export const FAILURE_MESSAGE = 'The ledger could not be written right now. Try again later.';
-
-type RawBody = { ok: true; bytes: Uint8Array } | { ok: false; response: Response };
-
-const tooLarge = () => errorResponse(413, 'payload_too_large', 'Request body is larger than 16 KB.');
-
-/** The body's bytes as sent (the signature covers them), or 413 as soon as they pass the limit. */
-async function readRawBody(req: Request, maxBytes = MAX_INGEST_BYTES): Promise<RawBody> {
-  const declared = Number(req.headers.get('content-length') ?? Number.NaN);
-  if (declared > maxBytes) {
-    await req.body?.cancel().catch(() => {});
-    return { ok: false, response: tooLarge() };
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        return { ok: false, response: tooLarge() };
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return { ok: true, bytes };
-}
 
 function parseObject(bytes: Uint8Array): Record<string, unknown> | undefined {
   try {
@@ -104,7 +69,7 @@ export function createHandler(env: Env = runtimeEnv(), opts: HandlerOptions = {}
   return async function handler(req: Request): Promise<Response> {
     if (req.method === 'OPTIONS') return options();
     if (req.method !== 'POST') return methodNotAllowed(['POST']);
-    const body = await readRawBody(req);
+    const body = await readRawBody(req, MAX_INGEST_BYTES);
     if (!body.ok) return body.response;
 
     let signingKeyOfEnv: CryptoKey;
