@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
-import { sign, signingKey } from '../../supabase/functions/signals-ingest/signature.ts';
 import { labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
-import { API, SIGNALS_INGEST_SECRET } from './env.ts';
+import { API } from './env.ts';
+import { postToLedger } from './ledger.ts';
 
 // The members' signal feed on /dashboard against the real stack: signals and events are posted through the
 // signals-ingest function, signed as the engine signs them; the member reads them under their own session.
@@ -24,21 +24,6 @@ const letters = () =>
 // Q to Z only: never USD or JPY.
 const PAIR = `${letters()}/USD`;
 const OTHER_PAIR = `${letters()}/JPY`;
-
-async function post(payload: Record<string, unknown>): Promise<void> {
-  const raw = JSON.stringify(payload);
-  const ts = String(Math.floor(Date.now() / 1000));
-  const res = await fetch(`${API}/functions/v1/signals-ingest`, {
-    method: 'POST',
-    body: raw,
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Signal-Timestamp': ts,
-      'X-Signal-Signature': await sign(await signingKey(SIGNALS_INGEST_SECRET), ts, raw),
-    },
-  });
-  expect(res.status, await res.text()).toBe(201);
-}
 
 const now = () => new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
 
@@ -97,7 +82,7 @@ test('a member sees a posted signal after Refresh, its TP1 hit, and closed ones 
 
   // Posted after the page loaded: shown once Refresh reads again.
   const open = `e2e-${run}-open`;
-  await post(opened(open));
+  await postToLedger(opened(open));
   const card = feed.getByRole('listitem').filter({ hasText: PAIR });
   await expect(card).toHaveCount(0);
   await refresh.click();
@@ -109,7 +94,7 @@ test('a member sees a posted signal after Refresh, its TP1 hit, and closed ones 
   await expect(card.getByText(`✓ ${dashboard('tpHit')}`)).toHaveCount(0);
 
   // An event marks TP1.
-  await post(event(`${open}-tp1`, open, 'tp1_hit', 1.09));
+  await postToLedger(event(`${open}-tp1`, open, 'tp1_hit', 1.09));
   await refresh.click();
   await expect(card).toContainText(dashboard('statusTp1'));
   await expect(card.getByText(`✓ ${dashboard('tpHit')}`)).toHaveCount(1);
@@ -117,9 +102,9 @@ test('a member sees a posted signal after Refresh, its TP1 hit, and closed ones 
   // Closed ones: a win on this pair (TP3), a loss on another pair (stop), in another tier.
   const win = `e2e-${run}-win`;
   const loss = `e2e-${run}-loss`;
-  await post(opened(win));
-  await post(event(`${win}-tp3`, win, 'tp3_hit', 1.1));
-  await post(
+  await postToLedger(opened(win));
+  await postToLedger(event(`${win}-tp3`, win, 'tp3_hit', 1.1));
+  await postToLedger(
     opened(loss, {
       tier: 'momentum',
       pair: OTHER_PAIR,
@@ -129,7 +114,7 @@ test('a member sees a posted signal after Refresh, its TP1 hit, and closed ones 
       take_profit: [149.6, 149.1, 148.6],
     }),
   );
-  await post(event(`${loss}-sl`, loss, 'sl_hit', 150.6));
+  await postToLedger(event(`${loss}-sl`, loss, 'sl_hit', 150.6));
   await refresh.click();
 
   const table = feed.getByRole('table');
@@ -148,6 +133,8 @@ test('a member sees a posted signal after Refresh, its TP1 hit, and closed ones 
   await feed.getByLabel(dashboard('filterResult')).selectOption('loss');
   await expect(rowOf(OTHER_PAIR)).toHaveCount(1);
   await expect(rowOf(PAIR)).toHaveCount(0);
+  // Other specs share the stack's ledger, so the empty result is asked of this spec's own pair.
+  await feed.getByLabel(dashboard('filterPair')).selectOption(OTHER_PAIR);
   await feed.getByLabel(dashboard('filterResult')).selectOption('win');
   await expect(feed.getByText(dashboard('historyNoMatch'))).toBeVisible();
   await feed.getByLabel(dashboard('filterTier')).selectOption('');

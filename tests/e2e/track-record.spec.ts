@@ -3,35 +3,19 @@
 // are compared with what track_record() answers, and the signals posted here by their rows.
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
+import { DEMO_ANON_KEY } from 'local-supabase';
 import { formatFactor, formatPips, formatRate, type TrackRecord } from '../../src/lib/track-record.ts';
-import { sign, signingKey } from '../../supabase/functions/signals-ingest/signature.ts';
 import { copy, fill, labels, section } from '../content.ts';
 import { axeViolations } from './checks.ts';
-import { API, SIGNALS_INGEST_SECRET } from './env.ts';
+import { API } from './env.ts';
+import { postToLedger } from './ledger.ts';
 
 const t = labels('track-record');
-const ANON_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
-
-async function post(body: Record<string, unknown>) {
-  const raw = JSON.stringify(body);
-  const ts = String(Math.floor(Date.now() / 1000));
-  const res = await fetch(`${API}/functions/v1/signals-ingest`, {
-    method: 'POST',
-    body: raw,
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Signal-Timestamp': ts,
-      'X-Signal-Signature': await sign(await signingKey(SIGNALS_INGEST_SECRET), ts, raw),
-    },
-  });
-  expect(res.status, await res.text()).toBe(201);
-}
 
 async function trackRecord(): Promise<TrackRecord> {
   const res = await fetch(`${API}/rest/v1/rpc/track_record`, {
     method: 'POST',
-    headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' },
+    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
     body: '{}',
   });
   return (await res.json()) as TrackRecord;
@@ -48,10 +32,29 @@ test('the track record shows the figures, the curve, the closed signals and the 
   const sell = { id: `${tag}-jpy`, tier: 'momentum', pair: 'USD/JPY', direction: 'SELL', entry: 150, stop_loss: 150.5 };
   const expired = { ...buy, id: `${tag}-exp` };
   for (const s of [buy, expired])
-    await post({ type: 'signal.opened', ...s, take_profit: [1.09, 1.095, 1.1], timeframe: 'H1', issued_at: iso(0) });
-  await post({ type: 'signal.opened', ...sell, take_profit: [149.5, 149, 148.5], timeframe: 'H4', issued_at: iso(0) });
+    await postToLedger({
+      type: 'signal.opened',
+      ...s,
+      take_profit: [1.09, 1.095, 1.1],
+      timeframe: 'H1',
+      issued_at: iso(0),
+    });
+  await postToLedger({
+    type: 'signal.opened',
+    ...sell,
+    take_profit: [149.5, 149, 148.5],
+    timeframe: 'H4',
+    issued_at: iso(0),
+  });
   const event = (signal: string, kind: string, minutes: number, extra: Record<string, number> = {}) =>
-    post({ type: 'signal.event', id: `${signal}-${kind}`, signal_id: signal, kind, at: iso(minutes), ...extra });
+    postToLedger({
+      type: 'signal.event',
+      id: `${signal}-${kind}`,
+      signal_id: signal,
+      kind,
+      at: iso(minutes),
+      ...extra,
+    });
   await event(buy.id, 'tp3_hit', 10, { price: 1.1 });
   await event(sell.id, 'stop_moved', 11, { stop_loss: 149.7 });
   await event(sell.id, 'sl_hit', 12, { price: 149.72 });
