@@ -4,7 +4,8 @@
 // second, the cached news answer's p50 / p99 and requests per second at 50 concurrent clients (fixture
 // feeds served on 127.0.0.1), and each Edge Function called with a valid request by 20 concurrent clients.
 // `npm run bench -- news` runs the news part alone, `npm run bench -- functions` the functions part,
-// `npm run bench -- rest` the profile reads.
+// `npm run bench -- rest` the profile reads, `npm run bench -- ingest` the signed signal posts to signals-ingest
+// (signals stored per second at 20 concurrent posters, each post a new signal).
 // The concurrent clients run in a worker thread (bench-load.ts), not on the stack's event loop: the 50
 // profile readers are supabase-js clients that each signed in with their own session.
 // BENCH_CPU_PROFILE=<folder> writes a .cpuprofile of the stack's thread for each timed load run (open it in
@@ -30,6 +31,11 @@ const args = process.argv.slice(2);
 const onlyNews = args.includes('news');
 const onlyFunctions = args.includes('functions');
 const onlyRest = args.includes('rest');
+const onlyIngest = args.includes('ingest');
+/** Signed signal.opened posts to signals-ingest at this many concurrent posters. */
+const INGEST_CONCURRENCY = 20;
+const INGEST_TOTAL = Number(process.env.BENCH_INGEST ?? 1000);
+const INGEST_SECRET = 'bench-signals-ingest-secret-0123456789abcdef';
 /** Each function at this many concurrent clients. */
 const FUNCTION_CONCURRENCY = 20;
 const FUNCTION_TOTAL = Number(process.env.BENCH_FUNCTIONS ?? 200);
@@ -56,6 +62,7 @@ const stack = await startStack(
       functionSecrets: {
         NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
         INVESTING_FEED_URL: feeds.feedUrl('investing.xml'),
+        SIGNALS_INGEST_SECRET: INGEST_SECRET,
       },
     },
   ),
@@ -157,6 +164,48 @@ async function benchFunctions(member: { email: string }) {
   }
 }
 
+/**
+ * Signed signal.opened posts to signals-ingest from 20 posters at once, each a new signal (201: the signal, its
+ * commitment in the chain and the hash, stored). Then the ledger is read back to check every one was stored.
+ */
+async function benchIngest() {
+  const run = Date.now();
+  const body = JSON.stringify({
+    type: 'signal.opened',
+    id: `bench-${run}-{n}`,
+    tier: 'growth',
+    pair: 'EUR/USD',
+    direction: 'BUY',
+    entry: 1.085,
+    stop_loss: 1.083,
+    take_profit: [1.087, 1.089, 1.091],
+    timeframe: 'H1',
+    issued_at: new Date(run - (run % 1000)).toISOString(),
+  });
+  const job = {
+    kind: 'http',
+    url: `${stack.url}/functions/v1/signals-ingest`,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body,
+    signingSecret: INGEST_SECRET,
+    status: 201,
+    concurrency: INGEST_CONCURRENCY,
+  } as const;
+  await load('signals-ingest', { ...job, body: body.replace(`bench-${run}-`, `bench-${run}-warm-`), total: 100 });
+  const result = await load('signals-ingest', { ...job, total: INGEST_TOTAL });
+  report(`signals-ingest (signal.opened), ${INGEST_CONCURRENCY} posters`, result);
+  const [stored] = await stack.ctx.db.query<{ signals: number; chain: number }>(
+    `select count(*)::int as signals, (select count(*)::int from public.signal_commitments) as chain
+       from public.signals where id like $1`,
+    [`bench-${run}-%`],
+  );
+  if (stored.signals !== INGEST_TOTAL + 100) {
+    throw new Error(`signals-ingest: ${stored.signals} signals stored, expected ${INGEST_TOTAL + 100}`);
+  }
+  console.log(`  stored: ${stored.signals} signals, ${stored.chain} commitments in the chain`);
+}
+
 /** The member the sign-in, profile and password-reset parts use. */
 async function createMember() {
   const email = `bench-${Date.now()}@example.com`;
@@ -177,12 +226,14 @@ try {
   if (onlyNews) await benchNews();
   else if (onlyFunctions) await benchFunctions(await createMember());
   else if (onlyRest) await benchProfileReads(await createMember());
+  else if (onlyIngest) await benchIngest();
   else {
     const member = await createMember();
     await benchSignIn(member);
     await benchProfileReads(member);
     await benchNews();
     await benchFunctions(member);
+    await benchIngest();
   }
 } finally {
   await stack.stop();

@@ -1,13 +1,15 @@
 // A load generator for scripts/bench.ts, run in a worker thread so that the clients do not share the
 // stack's event loop (real clients are other processes). Two kinds of job:
 // - `http`: `total` requests from `concurrency` clients to `url`; a body's `{n}` becomes the request's
-//   number, so each request can carry its own email address;
+//   number, so each request can carry its own email address or signal id; with `signingSecret`, each request
+//   is signed as the signal engine signs its posts to signals-ingest;
 // - `profile`: `concurrency` supabase-js clients each sign in as the member with their own session, then
 //   read the member's profile (`select('*').eq('user_id', id).single()`) `total` times between them.
 // Posts 'start' when the timed part begins, then each request's time, the failures and the elapsed seconds.
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createClient } from '@supabase/supabase-js';
+import { sign, signingKey } from '../../supabase/functions/signals-ingest/signature.ts';
 
 export interface HttpJob {
   kind: 'http';
@@ -15,6 +17,10 @@ export interface HttpJob {
   method?: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
+  /** Signs each request with X-Signal-Timestamp / X-Signal-Signature under this secret. */
+  signingSecret?: string;
+  /** The status a request must answer to count as done; 200 unless said. */
+  status?: number;
   total: number;
   concurrency: number;
 }
@@ -72,14 +78,18 @@ async function drive(total: number, concurrency: number, loops: ((n: number) => 
 }
 
 async function http(job: HttpJob): Promise<LoadResult> {
+  const key = job.signingSecret ? await signingKey(job.signingSecret) : undefined;
   const run = async (n: number) => {
-    const res = await fetch(job.url, {
-      method: job.method ?? 'GET',
-      headers: job.headers,
-      body: job.body?.replaceAll('{n}', String(n)),
-    });
+    const body = job.body?.replaceAll('{n}', String(n));
+    const headers = { ...job.headers };
+    if (key && body !== undefined) {
+      const ts = String(Math.floor(Date.now() / 1000));
+      headers['X-Signal-Timestamp'] = ts;
+      headers['X-Signal-Signature'] = await sign(key, ts, body);
+    }
+    const res = await fetch(job.url, { method: job.method ?? 'GET', headers, body });
     const text = await res.text();
-    return res.status === 200 ? undefined : `${res.status} ${text.slice(0, 200)}`;
+    return res.status === (job.status ?? 200) ? undefined : `${res.status} ${text.slice(0, 200)}`;
   };
   return drive(
     job.total,
