@@ -7,7 +7,9 @@
 // each run's longest main-thread task (Lighthouse's long-tasks audit, 4x CPU throttle), then every run's scores,
 // LCP and longest task. RUNS sets the number of runs per page; LIGHTHOUSE_SITE_PORT and
 // LIGHTHOUSE_API_PORT move the two ports baked into that build (default 4341 and 55341); LIGHTHOUSE_REPORTS=<folder>
-// keeps each run's report and trace.
+// keeps each run's report and trace. Before /track-record is measured, a closed history of 150 signals
+// (scripts/lib/ledger-history.ts; LIGHTHOUSE_LEDGER=n to change) is posted through signals-ingest, so the page is
+// measured with its figures, curve and table filled.
 // Exit status: 0 whatever the scores (performance moves with the machine's load); `--strict` exits 1 when a
 // median is below 100.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,10 +21,13 @@ import { loadConfig, startStack } from 'local-supabase';
 import { freePort } from 'local-supabase/testing';
 import { builtPages } from '../integrations/built-pages.ts';
 import { TRADINGVIEW_FRAME_ORIGIN, TRADINGVIEW_SCRIPT } from '../src/lib/chart-widget.ts';
+import { signingKey } from '../supabase/functions/signals-ingest/signature.ts';
 import { buildIfStale } from './lib/build.ts';
 import { chromiumArgs, ensureChromium } from './lib/chromium.ts';
 import { startFeedServer } from './lib/feed-server.ts';
+import { ledgerHistory } from './lib/ledger-history.ts';
 import { startSiteServer } from './lib/serve.ts';
+import { postSigned } from './signals-demo.ts';
 
 const OUT_DIR = 'dist-lighthouse';
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -37,6 +42,8 @@ const ports = {
   api: Number(process.env.LIGHTHOUSE_API_PORT ?? 55341),
 };
 const siteUrl = `http://127.0.0.1:${ports.site}`;
+const LEDGER_SIGNALS = Number(process.env.LIGHTHOUSE_LEDGER ?? 150);
+const INGEST_SECRET = 'lighthouse-signals-ingest-secret-0123456789';
 const apiUrl = `http://127.0.0.1:${ports.api}`;
 
 /** Every page of the build by its address, the 404 page left out. */
@@ -86,6 +93,7 @@ const stack = await startStack(
     },
     {
       ports: { api: ports.api, db: await freePort(), mailWeb: await freePort(), smtp: await freePort() },
+      functionSecrets: { SIGNALS_INGEST_SECRET: INGEST_SECRET },
     },
   ),
 );
@@ -99,6 +107,7 @@ try {
   const listed = sitemapRoutes(OUT_DIR);
   const paths = named.length ? named : builtRoutes().filter((route) => listed.has(route));
   const unlisted = builtRoutes().filter((route) => !listed.has(route));
+  if (paths.includes('/track-record')) await postLedgerHistory();
   const blocked = await unreachable([new URL(TRADINGVIEW_SCRIPT).origin, TRADINGVIEW_FRAME_ORIGIN]);
 
   chrome = await chromeLauncher.launch({
@@ -190,4 +199,15 @@ function longestTask(details: unknown): number {
 function lighthouseVersion(): string {
   const pkg = join('node_modules', 'lighthouse', 'package.json');
   return existsSync(pkg) ? JSON.parse(readFileSync(pkg, 'utf8')).version : '';
+}
+
+/** Posts the closed history /track-record is measured with; stops the run if the function refuses a post. */
+async function postLedgerHistory(): Promise<void> {
+  const key = await signingKey(INGEST_SECRET);
+  const posts = ledgerHistory(Date.now().toString(36), LEDGER_SIGNALS, Date.now());
+  for (const payload of posts) {
+    const { status, body } = await postSigned(apiUrl, key, payload);
+    if (status !== 201) throw new Error(`signals-ingest answered ${status} to ${JSON.stringify(payload)}: ${body}`);
+  }
+  console.log(`Ledger: ${LEDGER_SIGNALS} closed signals (${posts.length} posts) for /track-record`);
 }

@@ -50,6 +50,9 @@ const STATUS = {
   cancelled: 'cancelled',
 } as const;
 
+/** Rows of the closed-signal table shown at first; the rest on "Show all". */
+export const FIRST_ROWS = 25;
+
 const day = (iso: string) => iso.slice(0, 10);
 const minute = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 
@@ -80,6 +83,22 @@ function curve(points: TrackRecord['curve'], label: string): SVGSVGElement {
   return svg;
 }
 
+/** One row of the closed-signal table. */
+function signalRow(s: TrackRecord['signals'][number], t: TrackRecordLabels): HTMLTableRowElement {
+  return row(
+    [
+      t[s.tier],
+      s.pair,
+      s.direction,
+      String(s.entry),
+      s.exit === null ? '\u2014' : String(s.exit),
+      t[STATUS[s.status]],
+      s.pips === null ? t.notCounted : formatPips(s.pips),
+    ],
+    minute(s.closed_at),
+  );
+}
+
 /** Fills the shell under `root` from the record, or says it is empty. */
 export function render(root: HTMLElement, record: TrackRecord, t: TrackRecordLabels): void {
   const part = (name: string) => root.querySelector<HTMLElement>(`[data-part="${name}"]`);
@@ -89,9 +108,7 @@ export function render(root: HTMLElement, record: TrackRecord, t: TrackRecordLab
     if (status) status.textContent = t.empty;
     for (const name of ['figures', 'curve', 'signals']) part(name)?.setAttribute('hidden', '');
   } else {
-    status?.setAttribute('hidden', '');
-    const period = part('period');
-    if (period) period.textContent = fill(t.period, { first: day(first), last: day(last) });
+    if (status) status.textContent = fill(t.period, { first: day(first), last: day(last) });
     part('figures-body')?.replaceChildren(
       row(figureCells(record.overall), t.overall),
       ...record.tiers.map((f) => row(figureCells(f), t[f.tier])),
@@ -101,22 +118,18 @@ export function render(root: HTMLElement, record: TrackRecord, t: TrackRecordLab
       curve(record.curve, fill(t.curveLabel, { first: day(first), last: day(last), total })),
     );
   }
-  part('signals-body')?.replaceChildren(
-    ...record.signals.map((s) =>
-      row(
-        [
-          t[s.tier],
-          s.pair,
-          s.direction,
-          String(s.entry),
-          s.exit === null ? '\u2014' : String(s.exit),
-          t[STATUS[s.status]],
-          s.pips === null ? t.notCounted : formatPips(s.pips),
-        ],
-        minute(s.closed_at),
-      ),
-    ),
-  );
+  // The newest rows at once, the rest when asked for: a long history would otherwise be one long task.
+  const body = part('signals-body');
+  body?.replaceChildren(...record.signals.slice(0, FIRST_ROWS).map((s) => signalRow(s, t)));
+  const more = part('show-all');
+  if (more && body && record.signals.length > FIRST_ROWS) {
+    more.textContent = fill(t.showAll, { count: String(record.signals.length) });
+    more.hidden = false;
+    more.onclick = () => {
+      body.append(...record.signals.slice(FIRST_ROWS).map((s) => signalRow(s, t)));
+      more.hidden = true;
+    };
+  }
   root.dataset.state = first ? 'ready' : 'empty';
 }
 

@@ -4,7 +4,7 @@
 // tests/integration/track-record.test.ts.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { render } from '../../src/islands/TrackRecord.ts';
+import { FIRST_ROWS, render } from '../../src/islands/TrackRecord.ts';
 import { TRACK_RECORD_LABEL_KEYS, type TrackRecordLabels } from '../../src/islands/track-record/labels.ts';
 import {
   figuresOf,
@@ -104,7 +104,8 @@ describe("the page's island", () => {
     document.body.innerHTML = `<div data-track-record data-state="loading"><span data-part="period"></span>
       <p data-part="status">loading</p><section data-part="figures"><table><tbody data-part="figures-body"></tbody></table></section>
       <section data-part="curve"><div data-part="curve-svg"></div></section>
-      <section data-part="signals"><table><tbody data-part="signals-body"></tbody></table></section></div>`;
+      <section data-part="signals"><table><tbody data-part="signals-body"></tbody></table>
+      <button type="button" data-part="show-all" hidden></button></section></div>`;
     return document.querySelector('[data-track-record]') as HTMLElement;
   };
 
@@ -132,6 +133,8 @@ describe("the page's island", () => {
     const expired = { ...tp3, id: 'b', events: [{ kind: 'expired', at: '2026-01-02T10:00:00.000Z' }] };
     render(root, trackRecordOf([tp3, expired]), t);
     expect(root.dataset.state).toBe('ready');
+    expect(root.querySelector('[data-part="status"]')?.textContent).toBe('period');
+    expect(root.querySelector<HTMLButtonElement>('[data-part="show-all"]')?.hidden).toBe(true);
     const cells = (selector: string) =>
       [...root.querySelectorAll(`${selector} tr`)].map((r) => [...r.children].map((c) => c.textContent));
     const rows = cells('[data-part="figures-body"]');
@@ -147,5 +150,31 @@ describe("the page's island", () => {
       ['2026-01-02 10:00', 'growth', 'EUR/USD', 'BUY', '1.085', '\u2014', 'expired', 'notCounted'],
       ['2026-01-01 10:00', 'growth', 'EUR/USD', 'BUY', '1.085', '1.1', 'tp3Hit', '+150.0'],
     ]);
+  });
+
+  test('a long history: the newest rows first, every row after Show all', () => {
+    const root = shell();
+    const count = FIRST_ROWS + 7;
+    const history: LedgerSignal[] = Array.from({ length: count }, (_, i) => ({
+      id: `s${i}`,
+      tier: 'foundation',
+      pair: 'EUR/USD',
+      direction: 'BUY',
+      entry: 1.085,
+      stop_loss: 1.08,
+      take_profit: [1.09, 1.095, 1.1],
+      events: [{ kind: 'sl_hit', price: 1.08, at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() }],
+    }));
+    render(root, trackRecordOf(history), t);
+    const body = root.querySelector('[data-part="signals-body"]') as HTMLElement;
+    const more = root.querySelector('[data-part="show-all"]') as HTMLButtonElement;
+    expect(body.querySelectorAll('tr')).toHaveLength(FIRST_ROWS);
+    expect(body.querySelector('th')?.textContent).toBe(`2026-01-01 00:${String(count - 1).padStart(2, '0')}`);
+    expect(more.hidden).toBe(false);
+    expect(more.textContent).toBe('showAll');
+    more.click();
+    expect(body.querySelectorAll('tr')).toHaveLength(count);
+    expect(body.querySelector('tr:last-child th')?.textContent).toBe('2026-01-01 00:00');
+    expect(more.hidden).toBe(true);
   });
 });

@@ -24,6 +24,7 @@ export const TRACK_RECORD_LABEL_KEYS = [
   'result',
   'closedAt',
   'notCounted',
+  'showAll',
   'tp3Hit',
   'slHit',
   'closed',
