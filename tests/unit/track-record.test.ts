@@ -3,8 +3,8 @@
 // and the formatting the page shows. The SQL function is checked against the same model in
 // tests/integration/track-record.test.ts.
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
-import { FIRST_ROWS, render } from '../../src/islands/TrackRecord.ts';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { FIRST_ROWS, loadTrackRecord, render } from '../../src/islands/TrackRecord.ts';
 import { TRACK_RECORD_LABEL_KEYS, type TrackRecordLabels } from '../../src/islands/track-record/labels.ts';
 import {
   figuresOf,
@@ -176,5 +176,25 @@ describe("the page's island", () => {
     expect(body.querySelectorAll('tr')).toHaveLength(count);
     expect(body.querySelector('tr:last-child th')?.textContent).toBe('2026-01-01 00:00');
     expect(more.hidden).toBe(true);
+  });
+
+  describe('when the API does not answer the record', () => {
+    afterEach(() => vi.unstubAllGlobals());
+    for (const [what, answer] of [
+      ['a 503', async () => new Response('{"message":"name resolution failed"}', { status: 503 })],
+      ['no connection', async () => Promise.reject(new TypeError('fetch failed'))],
+    ] as const) {
+      test(`${what}: says it could not load, as an alert, and shows no figures`, async () => {
+        const root = shell();
+        root.dataset.labels = JSON.stringify(t);
+        vi.stubGlobal('fetch', answer);
+        await loadTrackRecord(root);
+        const status = root.querySelector('[data-part="status"]');
+        expect(root.dataset.state).toBe('error');
+        expect(status?.textContent).toBe('loadFailed');
+        expect(status?.getAttribute('role')).toBe('alert');
+        expect(root.querySelectorAll('[data-part="signals-body"] tr')).toHaveLength(0);
+      });
+    }
   });
 });
