@@ -18,6 +18,14 @@ export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
 }
 
+/**
+ * RFC 2369 / RFC 8058 headers for a mail with an unsubscribe link: a mail client offers one-click unsubscribe and
+ * POSTs `List-Unsubscribe=One-Click` to `url` (an https URL in production).
+ */
+export function unsubscribeHeaders(url: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}
+
 export const RESEND_API_URL = 'https://api.resend.com/emails';
 
 /** Ports hosted Supabase Edge Functions cannot connect to. */
