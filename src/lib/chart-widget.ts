@@ -31,3 +31,9 @@ export function chartSettings(pair: string): Record<string, unknown> {
     save_image: false,
   };
 }
+
+/**
+ * Where the visitor's "remember on this device" choice to load the charts is kept (localStorage, this origin). Only
+ * the value `granted` counts; /privacy-settings sets or removes it.
+ */
+export const CHART_CONSENT_KEY = 'signalone:consent:tradingview';
