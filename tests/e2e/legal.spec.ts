@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { copy, paragraphs, section } from '../content.ts';
+import { axeViolations } from './checks.ts';
+
+// The legal pages: /terms and /complaints from content/, linked from every footer's Legal links beside /privacy,
+// listed in the sitemap and free of axe violations.
+
+const legal = copy('site/navigation').legal;
+const hrefs = legal?.links.map((link) => link.href) ?? [];
+
+test('the footer Legal links lead to the privacy notice, the terms and the complaints page, all in the sitemap', async ({
+  page,
+  request,
+}) => {
+  expect(hrefs.slice(0, 3)).toEqual(['/privacy', '/terms', '/complaints']);
+  const sitemap = await (await request.get('/sitemap-0.xml')).text();
+  for (const path of ['/terms/', '/complaints/']) expect(sitemap).toContain(`${path}</loc>`);
+
+  for (const [path, slug] of [
+    ['/terms', 'terms'],
+    ['/complaints', 'complaints'],
+  ] as const) {
+    await page.goto('/signals');
+    const nav = page.getByRole('contentinfo').getByRole('navigation', { name: legal?.label });
+    const label = legal?.links.find((link) => link.href === path)?.label ?? path;
+    await nav.getByRole('link', { name: label, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}/?$`));
+    await expect(page.locator('h1')).toHaveText(copy(`pages/${slug}`).heading);
+    await expect(page).toHaveTitle(copy(`pages/${slug}`).title);
+  }
+});
+
+test('/complaints says how to complain, how long each step takes and where to escalate', async ({ page }) => {
+  await page.goto('/complaints');
+  const steps = section('complaints', 'steps').items ?? [];
+  const list = page.locator('#steps li');
+  await expect(list).toHaveCount(steps.length);
+  for (const [index, step] of steps.entries()) {
+    await expect(list.nth(index)).toContainText(step.title);
+    await expect(list.nth(index)).toContainText(step.text ?? '');
+  }
+  // The timescale and the escalation, as the page's copy gives them.
+  await expect(page.getByRole('main')).toContainText('8 weeks');
+  await expect(page.getByRole('link', { name: 'financial-ombudsman.org.uk' })).toHaveAttribute(
+    'href',
+    'https://www.financial-ombudsman.org.uk',
+  );
+  await expect(page.getByRole('main')).toContainText(paragraphs('pages/complaints').at(-1) ?? '');
+});
+
+for (const path of ['/terms', '/complaints', '/privacy-settings']) {
+  test(`${path} has no axe violations`, async ({ page }) => {
+    await page.goto(path);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+}
+
+test('/terms carries its whole text @mobile', async ({ page }) => {
+  await page.goto('/terms');
+  const markdown = readFileSync(new URL('../../content/pages/terms.md', import.meta.url), 'utf8');
+  const headings = [...markdown.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+  expect(headings.length).toBeGreaterThan(5);
+  for (const heading of headings) {
+    await expect(page.getByRole('heading', { level: 2, name: heading })).toBeVisible();
+  }
+  for (const paragraph of paragraphs('pages/terms').filter((p) => !headings.includes(p))) {
+    await expect(page.getByRole('main')).toContainText(paragraph);
+  }
+});
