@@ -1,8 +1,10 @@
 import type { CardContent, MemberFrame } from '../lib/member-content.ts';
+import { supabase } from '../stores/supabase.ts';
 import type { PasswordChecklistLabels } from './auth/labels.ts';
 import ComingSoonCards from './member/ComingSoonCards.tsx';
 import MemberShell from './member/MemberShell.tsx';
 import type { SettingsLabels } from './settings/labels.ts';
+import NotificationPreferences from './settings/NotificationPreferences.tsx';
 import SettingsDataRights from './settings/SettingsDataRights.tsx';
 import SettingsDevices from './settings/SettingsDevices.tsx';
 import SettingsPassword from './settings/SettingsPassword.tsx';
@@ -17,8 +19,9 @@ interface Props {
 }
 
 /**
- * /settings: Profile Settings, Security Settings (Change password; two-factor authentication; sign out of
- * other devices), Your data (Download my data, Delete my account), more panels.
+ * /settings: Profile Settings, Notification Preferences (email alerts), Security Settings (Change password;
+ * two-factor authentication; sign out of other devices), Your data (Download my data, Delete my account), more
+ * panels.
  */
 export default function Settings({ frame, labels, checklist, panels }: Props) {
   return (
@@ -26,6 +29,7 @@ export default function Settings({ frame, labels, checklist, panels }: Props) {
       {(user) => (
         <>
           <SettingsProfileForm userId={user.id} email={user.email ?? ''} labels={labels} />
+          <NotificationPreferences userId={user.id} labels={labels} from={supabase().from} />
           <section
             aria-labelledby="security-settings"
             className="mt-10 rounded-2xl border border-navy-700 bg-navy-900 p-6"
