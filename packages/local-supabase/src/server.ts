@@ -18,6 +18,7 @@ import { loadJwtKeys, signJwt } from './jwt.ts';
 import { startMailCatcher } from './mail/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { readProjectToml } from './project.ts';
+import { type Realtime, realtimeEnabled, startRealtime } from './realtime/index.ts';
 import { restApp } from './rest/index.ts';
 import { refuseUpgrade, serviceOff } from './services-off.ts';
 
@@ -29,8 +30,8 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-/** Builds the gateway app over the three API services. */
-export function apiApp(ctx: StackContext): Hono {
+/** Builds the gateway app over the API services (Realtime's HTTP routes when it runs). */
+export function apiApp(ctx: StackContext, realtime?: Realtime): Hono {
   const app = new Hono();
   app.use('*', settleUnreadBody);
   app.use('*', warnUntrustedProxy(ctx.trustedProxies));
@@ -58,11 +59,21 @@ export function apiApp(ctx: StackContext): Hono {
   app.route('/auth/v1', authApp(ctx));
   app.route('/rest/v1', restApp(ctx));
   app.route('/functions/v1', functionsApp(ctx));
-  // Storage and Realtime are switched off: the CLI gateway's answer (services-off.ts).
+  if (realtime) {
+    app.use('/realtime/v1/*', translateApiKeys(ctx.config));
+    app.use('/realtime/v1/*', cors);
+    app.use('/realtime/v1/*', limitBody);
+    app.use('/realtime/v1/*', requireApiKey);
+    app.route('/realtime/v1', realtime.app);
+  }
+  // Storage (and Realtime when config.toml disables it) are switched off: the CLI gateway's answer
+  // (services-off.ts).
   app.use('/storage/v1/*', cors);
-  app.use('/realtime/v1/*', cors);
   app.all('/storage/v1/*', serviceOff);
-  app.all('/realtime/v1/*', serviceOff);
+  if (!realtime) {
+    app.use('/realtime/v1/*', cors);
+    app.all('/realtime/v1/*', serviceOff);
+  }
   app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));
   return app;
 }
@@ -81,13 +92,15 @@ async function withKeys(config: StackConfig): Promise<StackConfig> {
   };
 }
 
-function listen(app: Hono, port: number, host: string): Promise<ServerType> {
+function listen(app: Hono, port: number, host: string, realtime?: Realtime): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(server));
     // A port in use rejects the start (which stops what already started) instead of ending the process.
     server.once('error', reject);
-    // No service of the stack speaks WebSocket; an upgrade gets the gateway's HTTP answer.
-    server.on('upgrade', refuseUpgrade);
+    // Only Realtime speaks WebSocket; any other upgrade (or every one, Realtime off) gets the gateway's answer.
+    server.on('upgrade', (req, socket, head) =>
+      realtime ? realtime.upgrade(req, socket, head) : refuseUpgrade(req, socket),
+    );
   });
 }
 
@@ -141,8 +154,15 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
       await socket.start();
       started.push(() => socket.stop());
     }
-    const api = await listen(apiApp(ctx), config.ports.api, config.host);
+    // Realtime ([realtime] in config.toml). Its sockets close first on stop (the API port's close waits for
+    // every connection), its database feed before the database.
+    const realtime = realtimeEnabled(ctx.project) ? await startRealtime(ctx) : undefined;
+    const api = await listen(apiApp(ctx, realtime), config.ports.api, config.host, realtime).catch(async (err) => {
+      await realtime?.close();
+      throw err;
+    });
     started.push(() => new Promise<void>((resolve) => api.close(() => resolve())));
+    if (realtime) started.push(() => realtime.close());
     // What the migrations schedule with pg_cron; where pg_cron itself is there (cron.job), it runs them.
     const [pgCron] = await db.query<{ present: boolean }>("select to_regclass('cron.job') is not null as present");
     if (!pgCron?.present) started.push(startCron(config, db, readCronJobs(join(config.supabaseDir, 'migrations'))));
