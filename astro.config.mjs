@@ -9,6 +9,7 @@ import { cmsAdmin } from './integrations/cms-admin.ts';
 import { reactDomCompileHint } from './integrations/compile-hint.ts';
 import { LOCAL_SUPABASE_URL, securityHeaders } from './integrations/headers.ts';
 import { pageCss } from './integrations/page-css.ts';
+import { claimsCheckFor } from './src/content/claims.ts';
 
 // Settings as the pages read them: the environment first, then the .env files (`npm run build` and `npm run dev`
 // read .env as `npm start` does).
@@ -16,6 +17,9 @@ const env = () => loadEnv('production', process.cwd(), '');
 const port = Number(env().PORT || 4321);
 const site = env().SITE_URL || `http://127.0.0.1:${port}`;
 const supabaseUrl = () => env().PUBLIC_SUPABASE_URL || LOCAL_SUPABASE_URL;
+// Claims without evidence fail the build of the public site and warn in any other (src/content/claims.ts); the
+// content collections (src/content.config.ts) read the answer from here, with .env taken into account.
+process.env.CLAIMS_CHECK = claimsCheckFor({ ...env(), SITE_URL: site });
 
 // Pages marked noindex stay out of the sitemap too.
 const unlisted = ['/404', '/dashboard', '/analysis', '/settings', '/newsletter-verified'];

@@ -105,8 +105,10 @@ function stringRules(checks: Def[]): { pattern?: [string, string]; min: number; 
     }
   }
   // A length above the 1 that "required" already asks for is a rule of its own (meta descriptions: 50 to 160).
+  // A claim reference ({claim:<id>}, src/content/claims.ts) counts as one character here: the build checks the length
+  // again with the claim's words in place.
   if (min > 1 || max !== undefined) {
-    parts.push(`(?=[\\s\\S]{${min},${max ?? ''}}$)`);
+    parts.push(`(?=(?:\\{claim:[^}]*\\}|[\\s\\S]){${min},${max ?? ''}}$)`);
     if (min > 1) messages.push(minMessage ?? `at least ${min} characters`);
     if (max !== undefined) messages.push(maxMessage ?? `at most ${max} characters`);
   }
@@ -132,6 +134,8 @@ export function fieldOf(name: string, schema: z.ZodType, label = labelOf(name)):
     required = false;
     d = def(d.innerType);
   }
+  // z.preprocess(fn, schema): the editor writes what the schema takes (a claim's dates: YYYY-MM-DD).
+  if (d.type === 'pipe' && def(d.in).type === 'transform') d = def(d.out);
   const base = { name, label, ...(required ? {} : { required: false }) };
   switch (d.type) {
     case 'string': {

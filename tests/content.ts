@@ -6,11 +6,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { z } from 'astro/zod';
 import { load } from 'js-yaml';
+import { claimResolver, readClaims } from '../src/content/claims.ts';
 import { type ContentCollections, contentCollections } from '../src/content/collections.ts';
 
 export { fill } from '../src/lib/fill-template.ts';
 
 const root = resolve(import.meta.dirname, '..', 'content');
+/** Claim references become the claims' words, as the build makes them (src/content/claims.ts); no warnings here. */
+const claims = claimResolver(readClaims(join(root, 'claims')), { check: 'warn', today: '', warn: () => {} });
 
 /** Folder under content/ -> its schema, from the build's own collection map. */
 type Schemas = {
@@ -50,9 +53,9 @@ export interface Entry<F extends Folder> {
 function read<F extends Folder>(folder: F, id: string): Entry<F> {
   const file = join(root, folder, `${id}.md`);
   const { frontmatter, content } = parseFrontmatter(readFileSync(file, 'utf8'));
-  const parsed = schemas[folder].safeParse(frontmatter);
+  const parsed = schemas[folder].safeParse(claims.data(frontmatter, `${file}:`));
   if (!parsed.success) throw new Error(`${file}: ${parsed.error.message}`);
-  return { id, data: parsed.data as Data<F>, body: content };
+  return { id, data: parsed.data as Data<F>, body: claims.text(content, `${file} (body)`) };
 }
 
 /** One entry's frontmatter: `copy('pages/index')`, `copy('labels/auth')`. */

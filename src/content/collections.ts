@@ -2,6 +2,7 @@
 // (src/content.config.ts) makes one glob-loaded collection of each; the tests (tests/content.ts) and the
 // content editor's config (integrations/cms-config.ts) read the same folders with the same schemas. Free of
 // astro:content, as ./schemas.ts, so code outside Astro can import it.
+import { claimSchema } from './claims.ts';
 import {
   bandSchema,
   cardGroupSchema,
@@ -100,6 +101,12 @@ export const contentCollections = {
     folder: 'member',
     schema: memberSidebarSchema,
     description: "The signed-in pages' sidebar: content/member/sidebar.md.",
+  },
+  claims: {
+    folder: 'claims',
+    schema: claimSchema,
+    description:
+      'Every figure or comparison the site states, with its evidence: content/claims/<id>.md, referred to in copy as {claim:<id>} (docs/claims.md).',
   },
 } as const;
 

@@ -524,6 +524,8 @@ describe('npm run deploy:check on a build made with the demo keys', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
     for (const name of ['PUBLIC_SUPABASE_PUBLISHABLE_KEY', 'PUBLIC_SUPABASE_ANON_KEY']) delete env[name];
     Object.assign(env, { PUBLIC_SUPABASE_URL: production.PUBLIC_SUPABASE_URL, SITE_URL: production.SITE_URL });
+    // What this build is about is the key; the copy's claims are checked by their own tests (docs/claims.md).
+    env.CLAIMS_CHECK = 'warn';
     const build = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build', '--outDir', outDir], {
       env,
       encoding: 'utf8',
