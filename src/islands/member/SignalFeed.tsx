@@ -1,16 +1,20 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
+import { fill } from '../../lib/fill-template.ts';
 import { relativeTime } from '../../lib/relative-time.ts';
 import {
   createSignalFeed,
+  type FeedChange,
   type FeedSignal,
+  fillAfter,
   type HistoryFilters,
   historyPairs,
   RESULTS,
   type SignalFeedDeps,
   TIERS,
 } from '../../stores/signal-feed.ts';
+import { createSignalLive, type LiveSocket, type SignalLive } from '../../stores/signal-live.ts';
 import type { DashboardLabels } from './labels.ts';
 
 type Labels = DashboardLabels;
@@ -27,23 +31,90 @@ const STATUS_KEY = {
   cancelled: 'statusCancelled',
 } as const;
 const RESULT_KEY = { win: 'resultWin', loss: 'resultLoss', flat: 'resultFlat' } as const;
+const LIVE_KEY = {
+  connecting: 'liveConnecting',
+  live: 'liveOn',
+  reconnecting: 'liveReconnecting',
+  stopped: 'liveReconnecting',
+} as const;
+/** How long a changed signal stays marked. */
+const MARK_MS = 4000;
 
 const tierName = (l: Labels, tier: string) => l[TIER_KEY[tier as keyof typeof TIER_KEY]] ?? tier;
 const statusName = (l: Labels, status: string) => l[STATUS_KEY[status as keyof typeof STATUS_KEY]] ?? status;
 
-/** The Premium Signals card of /dashboard: open signals, then the history with filters and CSV export. */
-export default function SignalFeed({ labels, reader }: { labels: Labels; reader: SignalFeedDeps }) {
+/** One short sentence for screen readers: the change, or how many signals changed at once. */
+export function announcement(l: Labels, changes: FeedChange[]): string {
+  if (changes.length !== 1) return fill(l.liveMany, { n: changes.length });
+  const [{ kind, signal: s }] = changes;
+  const values = {
+    pair: s.pair,
+    direction: s.direction,
+    tier: tierName(l, s.tier),
+    status: statusName(l, s.status),
+    price: s.currentStop,
+  };
+  return fill(kind === 'new' ? l.liveNew : kind === 'stop' ? l.liveStopMoved : l.liveStatusChanged, values);
+}
+
+/**
+ * The Premium Signals card of /dashboard: open signals, then the history with filters and CSV export. With a
+ * `socket` it is live: signals and events apply as they arrive, what changed is marked for a moment and said once
+ * to screen readers, and a small status says whether it is live.
+ */
+export default function SignalFeed({
+  labels,
+  reader,
+  socket,
+}: {
+  labels: Labels;
+  reader: SignalFeedDeps;
+  socket?: LiveSocket;
+}) {
   const [feed] = useState(() => createSignalFeed(reader));
+  const [live] = useState(() =>
+    socket
+      ? createSignalLive({
+          socket,
+          feed,
+          fill: (after, openIds) => fillAfter(reader, after, openIds),
+          timer: (ms, callback) => {
+            const id = setTimeout(callback, ms);
+            return () => clearTimeout(id);
+          },
+        })
+      : null,
+  );
   const state = useStore(feed.$feed);
   const filters = useStore(feed.$filters);
   const history = useStore(feed.$history);
+  const changes = useStore(feed.$changes);
   const [now, setNow] = useState(() => new Date());
+  const [marked, setMarked] = useState<ReadonlySet<string>>(() => new Set());
+  const [said, setSaid] = useState('');
 
   useEffect(() => {
-    void feed.refresh().then(() => setNow(new Date()));
-  }, [feed]);
+    if (live) {
+      live.start();
+      return () => live.stop();
+    }
+    void feed.refresh();
+  }, [feed, live]);
 
-  const refresh = () => void feed.refresh().then(() => setNow(new Date()));
+  useEffect(() => {
+    if (state.status === 'loaded') setNow(new Date());
+  }, [state.status]);
+
+  useEffect(() => {
+    if (changes.n === 0) return;
+    setNow(new Date());
+    setMarked(new Set(changes.changes.map((c) => c.signal.id)));
+    setSaid(announcement(labels, changes.changes));
+    const id = setTimeout(() => setMarked(new Set()), MARK_MS);
+    return () => clearTimeout(id);
+  }, [changes, labels]);
+
+  const refresh = () => void feed.refresh();
   const loading = state.status === 'loading' || state.status === 'idle';
 
   return (
@@ -52,23 +123,30 @@ export default function SignalFeed({ labels, reader }: { labels: Labels; reader:
         <h2 id="signal-feed" className="text-2xl font-semibold">
           {labels.feedHeading}
         </h2>
-        <Button variant="outline" onClick={refresh} disabled={loading}>
-          {loading ? labels.refreshing : labels.refresh}
-        </Button>
+        <div className="flex flex-wrap items-center gap-4">
+          {live && <LiveBadge labels={labels} live={live} />}
+          <Button variant="outline" onClick={refresh} disabled={loading}>
+            {loading ? labels.refreshing : labels.refresh}
+          </Button>
+        </div>
       </div>
       <p className="mt-2 text-muted">{labels.feedLead}</p>
+      <p aria-live="polite" aria-atomic="true" className="sr-only">
+        {said}
+      </p>
       {state.status === 'error' && (
         <p role="alert" className="mt-4 rounded-xl border border-danger/50 p-4">
           {labels.feedError}
         </p>
       )}
-      <OpenSignals labels={labels} signals={state.open} now={now} ready={state.status !== 'idle'} />
+      <OpenSignals labels={labels} signals={state.open} now={now} ready={state.status !== 'idle'} marked={marked} />
       <History
         labels={labels}
         closed={state.closed}
         rows={history}
         filters={filters}
         ready={state.status !== 'idle'}
+        marked={marked}
         onFilter={feed.setFilter}
         onExport={() => feed.exportCsv()}
       />
@@ -76,16 +154,37 @@ export default function SignalFeed({ labels, reader }: { labels: Labels; reader:
   );
 }
 
+/** Live, Connecting or Reconnecting: a dot (steady when live) and the word. */
+function LiveBadge({ labels, live }: { labels: Labels; live: SignalLive }) {
+  const { status } = useStore(live.$live);
+  const on = status === 'live';
+  return (
+    <p className="flex items-center gap-2 text-sm text-muted" data-live-status={status}>
+      <span
+        aria-hidden="true"
+        className={`size-2 rounded-full ${on ? 'bg-accent' : 'bg-gold motion-safe:animate-pulse'}`}
+      />
+      {labels[LIVE_KEY[status]]}
+    </p>
+  );
+}
+
+/** A changed signal's mark: a ring that fades in and out (at once when motion is reduced). */
+const markClass = (on: boolean) =>
+  `ring-2 ring-inset motion-safe:transition-shadow motion-safe:duration-700 ${on ? 'ring-accent' : 'ring-transparent'}`;
+
 function OpenSignals({
   labels,
   signals,
   now,
   ready,
+  marked,
 }: {
   labels: Labels;
   signals: FeedSignal[];
   now: Date;
   ready: boolean;
+  marked: ReadonlySet<string>;
 }) {
   return (
     <>
@@ -93,7 +192,11 @@ function OpenSignals({
       {ready && signals.length === 0 && <p className="mt-3 text-muted">{labels.openEmpty}</p>}
       <ul className="mt-4 grid list-none gap-4 p-0 lg:grid-cols-2">
         {signals.map((s) => (
-          <li key={s.id} className="rounded-xl bg-navy-800 p-4">
+          <li
+            key={s.id}
+            className={`rounded-xl bg-navy-800 p-4 ${markClass(marked.has(s.id))}`}
+            data-changed={marked.has(s.id) || undefined}
+          >
             <p className="flex flex-wrap items-baseline justify-between gap-2">
               <span className="text-sm font-semibold text-accent">{tierName(labels, s.tier)}</span>
               <span className="text-sm text-muted">{statusName(labels, s.status)}</span>
@@ -146,6 +249,7 @@ function History({
   rows,
   filters,
   ready,
+  marked,
   onFilter,
   onExport,
 }: {
@@ -154,6 +258,7 @@ function History({
   rows: FeedSignal[];
   filters: HistoryFilters;
   ready: boolean;
+  marked: ReadonlySet<string>;
   onFilter: <K extends keyof HistoryFilters>(key: K, value: HistoryFilters[K]) => void;
   onExport: () => void;
 }) {
@@ -255,7 +360,11 @@ function History({
                 </thead>
                 <tbody>
                   {rows.map((s) => (
-                    <tr key={s.id} className="border-t border-navy-700">
+                    <tr
+                      key={s.id}
+                      className={`border-t border-navy-700 ${markClass(marked.has(s.id))}`}
+                      data-changed={marked.has(s.id) || undefined}
+                    >
                       <td className="px-2 py-2">{tierName(labels, s.tier)}</td>
                       <th scope="row" className="px-2 py-2 font-semibold">
                         {s.pair}

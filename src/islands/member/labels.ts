@@ -62,6 +62,13 @@ export const DASHBOARD_LABEL_KEYS = [
   'exitLabel',
   'pipsLabel',
   'resultLabel',
+  'liveConnecting',
+  'liveOn',
+  'liveReconnecting',
+  'liveNew',
+  'liveStatusChanged',
+  'liveStopMoved',
+  'liveMany',
 ] as const;
 
 export type DashboardLabels = Record<(typeof DASHBOARD_LABEL_KEYS)[number], string>;
