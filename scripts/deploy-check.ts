@@ -1,10 +1,12 @@
 // `npm run deploy:check [-- <dir>] [--cms <dir>]`: what can be checked before a deploy without touching the
-// hosted project. The production build env, the built site (no demo key, demo secret, local address or content
-// editor in it, the header files present and sound), the editor's own build (dist-cms/, when named or present)
-// and supabase/config.toml against supabase/functions, supabase/migrations and the mail templates. One line per
+// hosted project. The production build env, the built site (no demo key, demo secret, local address, content
+// editor or company-details placeholder in it, the header files present and sound), the editor's own build
+// (dist-cms/, when named or present), the company's details (content/company/company.md, every placeholder filled
+// in) and supabase/config.toml against supabase/functions, supabase/migrations and the mail templates. One line per
 // problem; exit 1 when there is any.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { load } from 'js-yaml';
 import {
   DEMO_ANON_KEY,
   DEMO_JWT_SECRET,
@@ -26,6 +28,7 @@ import {
   parseHeadersFile,
   parsePolicy,
 } from '../integrations/security-headers.ts';
+import { companyPlaceholders, companySchema } from '../src/content/company.ts';
 import { checkEditorBuild, checkSiteHasNoEditor } from './lib/cms-check.ts';
 
 export type Env = Record<string, string | undefined>;
@@ -130,6 +133,10 @@ export function checkBuild(dir: string, env: Env): string[] {
     if (/sb_secret_[A-Za-z0-9_-]{8,}/.test(text)) note('a secret key (sb_secret_…)', file);
     for (const m of text.matchAll(/eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/g)) {
       if (jwtPayload(m[0])?.role === 'service_role') note('a service_role JWT', file);
+    }
+    // The footer's company block marks a placeholder it shows (src/components/chrome/CompanyBlock.astro).
+    if (file.endsWith('.html') && /<[^>]+\bdata-company\b[^>]*\bdata-placeholders=/.test(text)) {
+      note("the company details' placeholders (fill in content/company/company.md, then build again)", file);
     }
   }
   for (const [what, where] of found) {
@@ -486,17 +493,52 @@ export function checkSupabaseConfig(supabaseDir: string, env: Env): string[] {
   return problems;
 }
 
+/** The company's details file, under content/. */
+export const COMPANY_FILE = 'company/company.md';
+
+/**
+ * The company's details that every page's footer (and every mail) shows: the file is there, valid, and holds no
+ * [placeholder] any more. A production build must not go out with "[Company number]" in it.
+ */
+export function checkCompany(contentDir: string): string[] {
+  const name = `content/${COMPANY_FILE}`;
+  const file = join(contentDir, COMPANY_FILE);
+  if (!existsSync(file)) return [`${name} is missing: the footer's company details come from it`];
+  const front = readFileSync(file, 'utf8').match(/^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/)?.[1];
+  let data: unknown;
+  try {
+    data = front === undefined ? {} : load(front);
+  } catch (err) {
+    return [`${name}: ${(err as Error).message}`];
+  }
+  const problems: string[] = [];
+  const parsed = companySchema.safeParse(data ?? {});
+  if (!parsed.success) {
+    problems.push(...parsed.error.issues.map((issue) => `${name} ${issue.path.join('.')}: ${issue.message}`));
+  }
+  const left = companyPlaceholders(data);
+  if (left.length) {
+    problems.push(
+      `${name} still holds placeholders in ${left.join(', ')}: fill in the company's registered details, then build again`,
+    );
+  }
+  return problems;
+}
+
 export interface DeployCheckOptions {
   dist: string;
   /** The content editor's build (dist-cms/), checked when given. */
   cms?: string;
   supabaseDir: string;
+  /** content/, whose company details are checked when given. */
+  contentDir?: string;
   env: Env;
 }
 
-export function deployCheck({ dist, cms, supabaseDir, env }: DeployCheckOptions): string[] {
+export function deployCheck({ dist, cms, supabaseDir, contentDir, env }: DeployCheckOptions): string[] {
   return [
     ...checkEnv(env),
+    ...(contentDir === undefined ? [] : checkCompany(contentDir)),
     ...checkBuild(dist, env),
     ...(existsSync(join(dist, 'index.html')) ? checkHeaders(dist, env) : []),
     ...checkSiteHasNoEditor(dist),
@@ -537,10 +579,12 @@ if (import.meta.main) {
   const { dist, cms } = args;
   // The env the build reads: the process's, then .env files (as Vite and astro.config.mjs read them).
   const env: Env = { ...loadEnv('production', process.cwd(), ''), ...process.env };
-  const problems = deployCheck({ dist, cms, supabaseDir: resolve('supabase'), env });
+  const problems = deployCheck({ dist, cms, supabaseDir: resolve('supabase'), contentDir: resolve('content'), env });
   if (problems.length === 0) {
     const editor = cms === undefined ? '' : `, ${cms}/`;
-    console.log(`deploy:check: ok (build env, ${dist}/, ${HEADERS_FILE}${editor}, supabase/config.toml)`);
+    console.log(
+      `deploy:check: ok (build env, content/${COMPANY_FILE}, ${dist}/, ${HEADERS_FILE}${editor}, supabase/config.toml)`,
+    );
   } else {
     for (const p of problems) console.log(`✗ ${p}`);
     console.log(`\ndeploy:check: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);

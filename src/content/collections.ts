@@ -3,6 +3,7 @@
 // content editor's config (integrations/cms-config.ts) read the same folders with the same schemas. Free of
 // astro:content, as ./schemas.ts, so code outside Astro can import it.
 import { claimSchema } from './claims.ts';
+import { companySchema } from './company.ts';
 import {
   bandSchema,
   cardGroupSchema,
@@ -101,6 +102,12 @@ export const contentCollections = {
     folder: 'member',
     schema: memberSidebarSchema,
     description: "The signed-in pages' sidebar: content/member/sidebar.md.",
+  },
+  company: {
+    folder: 'company',
+    schema: companySchema,
+    description:
+      "The company's details in the footer of every page: content/company/company.md. Replace every [placeholder]; leave out vatNumber and regulatoryStatus when they do not apply.",
   },
   claims: {
     folder: 'claims',

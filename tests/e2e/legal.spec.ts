@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { copy, paragraphs, section } from '../content.ts';
+import { companyLines } from '../../src/content/company.ts';
+import { copy, labels, paragraphs, section } from '../content.ts';
 import { axeViolations } from './checks.ts';
 
 // The legal pages: /terms and /complaints from content/, linked from every footer's Legal links beside /privacy,
@@ -8,6 +9,29 @@ import { axeViolations } from './checks.ts';
 
 const legal = copy('site/navigation').legal;
 const hrefs = legal?.links.map((link) => link.href) ?? [];
+const company = labels('company');
+const lines = companyLines(copy('company/company'), {
+  registered: company('registered'),
+  registeredOffice: company('registeredOffice'),
+  vatNumber: company('vatNumber'),
+  contact: company('contact'),
+  firmReferenceNumber: company('firmReferenceNumber'),
+});
+
+test("every page's footer carries the company's details", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const sitemap = await (await request.get('/sitemap-0.xml')).text();
+  const listed = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+  expect(listed.length).toBeGreaterThan(20);
+  // The sitemap's pages, the unlisted ones and the 404 answer.
+  for (const path of [...listed, '/newsletter-verified', '/auth', '/no-such-page']) {
+    await test.step(path, async () => {
+      await page.goto(path);
+      const block = page.getByRole('contentinfo').getByRole('group', { name: company('heading') });
+      for (const line of lines) await expect(block).toContainText(line);
+    });
+  }
+});
 
 test('the footer Legal links lead to the privacy notice, the terms and the complaints page, all in the sitemap', async ({
   page,

@@ -9,6 +9,7 @@ import { writeHostHeaders } from '../../integrations/headers.ts';
 import {
   CONFIRM_LINK,
   checkBuild,
+  checkCompany,
   checkEnv,
   checkHeaders,
   checkSupabaseConfig,
@@ -115,6 +116,19 @@ describe('checkBuild', () => {
     expect(checkBuild(dir, production).join('\n')).toContain(message);
   });
 
+  it("finds the company block's placeholders in the pages", () => {
+    const block =
+      '<div data-company data-placeholders="companyNumber email" class="mt-4"><p>[Company number]</p></div>';
+    const dir = site('company-placeholders', { 'terms/index.html': block });
+    expect(checkBuild(dir, production)).toEqual([
+      "the build contains the company details' placeholders (fill in content/company/company.md, then build again): terms/index.html",
+    ]);
+    const filled = site('company-filled', {
+      'terms/index.html': '<div data-company class="mt-4"><p>SignalOne Ltd</p></div>',
+    });
+    expect(checkBuild(filled, production)).toEqual([]);
+  });
+
   it("ignores auth-js's built-in default address", () => {
     expect(checkBuild(site('gotrue-default', { '_astro/a.js': 'u="http://localhost:9999"' }), production)).toEqual([]);
   });
@@ -128,6 +142,68 @@ describe('checkBuild', () => {
   it('says when there is no build', () => {
     expect(checkBuild(join(work, 'nothing'), production)).toEqual([
       `${join(work, 'nothing')} holds no built site: run npm run build first`,
+    ]);
+  });
+});
+
+/** A content/ folder holding company/company.md with `frontmatter` (YAML). */
+function content(name: string, frontmatter: string | undefined): string {
+  const dir = join(work, name);
+  mkdirSync(join(dir, 'company'), { recursive: true });
+  if (frontmatter !== undefined)
+    writeFileSync(join(dir, 'company', 'company.md'), `---\n${frontmatter}\n---\n\nNotes.\n`);
+  return dir;
+}
+
+const filledCompany = [
+  'registeredName: SignalOne Ltd',
+  'companyNumber: "12345678"',
+  'placeOfRegistration: England and Wales',
+  'registeredOffice: 1 Example Street, London EC1A 1AA',
+  'email: hello@signalone.example',
+].join('\n');
+
+describe('checkCompany', () => {
+  it('passes filled-in details', () => {
+    expect(checkCompany(content('company-ok', filledCompany))).toEqual([]);
+  });
+
+  it("refuses this project's own file while it holds placeholders", () => {
+    expect(checkCompany(resolve('content'))).toContainEqual(
+      expect.stringMatching(
+        /^content\/company\/company\.md still holds placeholders in registeredName, companyNumber, /,
+      ),
+    );
+  });
+
+  it.each([
+    [
+      'a placeholder left',
+      filledCompany.replace('"12345678"', '"[Company number]"'),
+      "content/company/company.md still holds placeholders in companyNumber: fill in the company's registered details, then build again",
+    ],
+    [
+      'a nested placeholder',
+      `${filledCompany}\nregulatoryStatus:\n  kind: appointed-representative\n  principal: "[Principal firm]"\n  principalKind: authorised`,
+      'content/company/company.md still holds placeholders in regulatoryStatus.principal',
+    ],
+    [
+      'a malformed company number',
+      filledCompany.replace('"12345678"', '"1234"'),
+      'content/company/company.md companyNumber: must be 8 digits, or 2 letters and 6 digits',
+    ],
+    ['a missing field', filledCompany.replace(/^email: .*$/m, ''), 'content/company/company.md email:'],
+    ['no file', undefined, "content/company/company.md is missing: the footer's company details come from it"],
+  ])('refuses %s', (name, frontmatter, message) => {
+    expect(checkCompany(content(`company-${name.replaceAll(' ', '-')}`, frontmatter)).join('\n')).toContain(message);
+  });
+
+  it('is part of deployCheck when content/ is given', () => {
+    const dir = content('company-in-deploy', filledCompany.replace('"12345678"', '"[Company number]"'));
+    expect(
+      deployCheck({ dist: site('company-deploy'), supabaseDir: resolve('supabase'), contentDir: dir, env: production }),
+    ).toEqual([
+      "content/company/company.md still holds placeholders in companyNumber: fill in the company's registered details, then build again",
     ]);
   });
 });
@@ -542,6 +618,9 @@ describe('npm run deploy:check on a build made with the demo keys', () => {
     );
     expect(check.stdout).toMatch(/✗ the build contains the local demo anon key: _astro\/[\w.-]+\.js/);
     expect(check.stdout).toContain(`✗ ${noEditor} holds no editor: run node scripts/cms.ts build`);
+    // content/company/company.md ships with placeholders: refused in the file and in every built page.
+    expect(check.stdout).toContain('✗ content/company/company.md still holds placeholders in registeredName');
+    expect(check.stdout).toMatch(/✗ the build contains the company details' placeholders \([^)]*\): 404\.html, /);
     expect(check.stdout).toMatch(/deploy:check: \d+ problems/);
     // Built for this env, its header files are sound and it holds no editor: the key is what is wrong.
     expect(check.stdout).not.toContain('_headers');
