@@ -92,3 +92,35 @@ test('/terms carries its whole text @mobile', async ({ page }) => {
     await expect(page.getByRole('main')).toContainText(paragraph);
   }
 });
+
+const risk = labels('risk-warning');
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  for (const path of ['/', '/features', '/signals', '/principles', '/track-record']) {
+    test(`${path} at ${viewport.width}×${viewport.height}: the risk warning is in the first screen, in body-size type`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport);
+      await page.goto(path);
+      const warning = page.getByRole('main').getByText(risk('text'));
+      await expect(warning).toHaveCount(1);
+      await expect(warning).toContainText(risk('label'));
+      await expect(warning).toBeVisible();
+      // Wholly inside the first screen, below the fixed header, with nothing scrolled.
+      expect(await page.evaluate(() => scrollY)).toBe(0);
+      const box = await warning.boundingBox();
+      const header = await page.locator('body > header').boundingBox();
+      expect(box).not.toBeNull();
+      expect(box?.y).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
+      expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(viewport.height);
+      const [size, body] = await warning.evaluate((el) => [
+        Number.parseFloat(getComputedStyle(el).fontSize),
+        Number.parseFloat(getComputedStyle(document.body).fontSize),
+      ]);
+      expect(size).toBeGreaterThanOrEqual(body);
+      expect(size).toBeGreaterThanOrEqual(16);
+    });
+  }
+}
