@@ -62,6 +62,8 @@ export default function NotificationPreferences({ userId, labels, from }: Props)
   useEffect(() => {
     if (new URLSearchParams(window.location.search).get('alerts') === 'off') {
       toast({ title: labels.alertsOffTitle, description: labels.alertsOffByLink });
+      // Said once: a reload or a bookmark of this address does not say it again.
+      history.replaceState(history.state, '', `${window.location.pathname}${window.location.hash}`);
     }
   }, [labels]);
 
