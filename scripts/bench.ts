@@ -5,12 +5,16 @@
 // feeds served on 127.0.0.1), and each Edge Function called with a valid request by 20 concurrent clients.
 // `npm run bench -- news` runs the news part alone, `npm run bench -- functions` the functions part,
 // `npm run bench -- rest` the profile reads, `npm run bench -- ingest` the signed signal posts to signals-ingest
-// (signals stored per second at 20 concurrent posters, each post a new signal).
+// (signals stored per second at 20 concurrent posters, each post a new signal), `npm run bench -- delivery` the
+// live delivery: 1,000 members subscribed to the members' signal topic over Realtime WebSockets while 200 signals
+// and events are posted through signals-ingest; p50 / p95 / p99 / max from each POST to receipt by every member,
+// and any message lost (scripts/lib/bench-delivery.ts). Not part of the default run (it takes about a minute).
 // The concurrent clients run in a worker thread (bench-load.ts), not on the stack's event loop: the 50
 // profile readers are supabase-js clients that each signed in with their own session.
 // BENCH_CPU_PROFILE=<folder> writes a .cpuprofile of the stack's thread for each timed load run (open it in
 // Chrome DevTools' Performance panel), covering only the timed part, without start-up or warm-up.
 // A measurement script: nothing here passes or fails, but a request that does not answer 200 stops it.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -18,9 +22,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createClient } from '@supabase/supabase-js';
-import { loadConfig, startStack } from 'local-supabase';
+import { loadConfig, signJwt, startStack } from 'local-supabase';
 import { freePort } from 'local-supabase/testing';
 import { PUBLISHED_CONSENT_WORDINGS } from '../supabase/functions/_shared/newsletter-consent.ts';
+import type { DeliveryJob, DeliveryResult } from './lib/bench-delivery.ts';
 import type { HttpJob, LoadResult, ProfileJob } from './lib/bench-load.ts';
 import { startFeedServer } from './lib/feed-server.ts';
 
@@ -32,6 +37,12 @@ const onlyNews = args.includes('news');
 const onlyFunctions = args.includes('functions');
 const onlyRest = args.includes('rest');
 const onlyIngest = args.includes('ingest');
+const onlyDelivery = args.includes('delivery');
+/** Members subscribed over WebSockets, and the signals and events posted while they listen. */
+const DELIVERY_MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1000);
+const DELIVERY_POSTS = Number(process.env.BENCH_POSTS ?? 200);
+/** One post every 50 ms: 20 a second, far above what the engine sends, so the fan-out is what is measured. */
+const DELIVERY_INTERVAL_MS = Number(process.env.BENCH_POST_INTERVAL_MS ?? 50);
 /** Signed signal.opened posts to signals-ingest at this many concurrent posters. */
 const INGEST_CONCURRENCY = 20;
 const INGEST_TOTAL = Number(process.env.BENCH_INGEST ?? 1000);
@@ -50,6 +61,8 @@ function percentile(sorted: number[], p: number): number {
 }
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
+// The delivery part needs Realtime, whatever config.toml says.
+if (onlyDelivery) process.env.REALTIME = 'on';
 const dataDir = mkdtempSync(join(tmpdir(), 'signals-bench-'));
 const ports = { api: await freePort(), db: await freePort(), mailWeb: await freePort(), smtp: await freePort() };
 const feeds = await startFeedServer();
@@ -206,6 +219,70 @@ async function benchIngest() {
   console.log(`  stored: ${stored.signals} signals, ${stored.chain} commitments in the chain`);
 }
 
+/**
+ * 1,000 members on the members' private topic (each with a token of its own, as a signed-in browser holds), then
+ * 200 posts through signals-ingest (100 new signals, then TP1 on each) at 20 a second: latency from each POST's
+ * start to its broadcast's receipt by every member, and what was lost.
+ */
+async function benchDelivery() {
+  const exp = Math.floor(Date.now() / 1000) + 3600;
+  const tokens = await Promise.all(
+    Array.from({ length: DELIVERY_MEMBERS }, () =>
+      signJwt(
+        { sub: randomUUID(), role: 'authenticated', aud: 'authenticated', aal: 'aal1', exp },
+        stack.config.jwtSecret,
+      ),
+    ),
+  );
+  const run = Date.now().toString(36);
+  const now = Date.now() - (Date.now() % 1000);
+  const signals = Math.ceil(DELIVERY_POSTS / 2);
+  const opened = Array.from({ length: signals }, (_, i) => ({
+    type: 'signal.opened',
+    id: `delivery-${run}-${i + 1}`,
+    tier: (['foundation', 'growth', 'momentum'] as const)[i % 3],
+    pair: 'EUR/USD',
+    direction: 'BUY',
+    entry: 1.085,
+    stop_loss: 1.083,
+    take_profit: [1.087, 1.089, 1.091],
+    timeframe: 'H1',
+    issued_at: new Date(now - 60_000).toISOString(),
+  }));
+  const events = opened.slice(0, DELIVERY_POSTS - signals).map((s) => ({
+    type: 'signal.event',
+    id: `${s.id}-tp1`,
+    signal_id: s.id,
+    kind: 'tp1_hit',
+    price: 1.087,
+    at: new Date(now - 30_000).toISOString(),
+  }));
+  const job: DeliveryJob = {
+    apiUrl: stack.url,
+    anonKey: stack.config.anonKey,
+    tokens,
+    topic: 'signals:members',
+    secret: INGEST_SECRET,
+    posts: [...opened, ...events],
+    intervalMs: DELIVERY_INTERVAL_MS,
+  };
+  const result = await new Promise<DeliveryResult>((done, fail) => {
+    const worker = new Worker(new URL('./lib/bench-delivery.ts', import.meta.url), { workerData: job });
+    worker.on('message', (message: 'ready' | DeliveryResult) => {
+      if (message === 'ready') console.log(`delivery: ${DELIVERY_MEMBERS} members joined, posting`);
+      else done(message);
+    });
+    worker.once('error', fail);
+  });
+  if (result.refused.length) throw new Error(`signals-ingest refused ${result.refused.length}: ${result.refused[0]}`);
+  const times = result.latencies.sort((a, b) => a - b);
+  console.log(
+    `delivery, ${DELIVERY_MEMBERS} members × ${job.posts.length} posts (${result.postsPerSecond.toFixed(1)} posts/s, joined in ${(result.joinMs / 1000).toFixed(1)} s): ` +
+      `p50 ${ms(percentile(times, 50))}  p95 ${ms(percentile(times, 95))}  p99 ${ms(percentile(times, 99))}  max ${ms(times.at(-1) ?? 0)}  ` +
+      `received ${times.length} of ${result.expected}, lost ${result.lost}`,
+  );
+}
+
 /** The member the sign-in, profile and password-reset parts use. */
 async function createMember() {
   const email = `bench-${Date.now()}@example.com`;
@@ -227,6 +304,7 @@ try {
   else if (onlyFunctions) await benchFunctions(await createMember());
   else if (onlyRest) await benchProfileReads(await createMember());
   else if (onlyIngest) await benchIngest();
+  else if (onlyDelivery) await benchDelivery();
   else {
     const member = await createMember();
     await benchSignIn(member);
