@@ -576,7 +576,16 @@ describe('account', () => {
     expect(answer).toEqual({
       status: 200,
       headers: { ...JSON_HEADERS, 'cache-control': 'no-store' },
-      body: ['exportedAt', 'account', 'profile', 'newsletter', 'newsletterConsentEvents', 'contactMessages'],
+      body: [
+        'exportedAt',
+        'account',
+        'profile',
+        'newsletter',
+        'newsletterConsentEvents',
+        'contactMessages',
+        'alertPreferences',
+        'alerts',
+      ],
     });
   });
 

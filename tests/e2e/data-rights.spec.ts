@@ -88,6 +88,9 @@ test('Download my data saves a JSON file with the member’s account, profile, n
     // The member's newsletter row was written directly, so no consent step was recorded for it.
     newsletterConsentEvents: [],
     contactMessages: [expect.objectContaining({ subject: 'Signals', message: 'How many a week?' })],
+    // No email alert preferences saved, no alerts queued.
+    alertPreferences: null,
+    alerts: [],
   });
   await expect(page.getByText(settings('downloadedTitle'), { exact: true })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { cspSeen: string[] }).cspSeen)).toEqual([]);

@@ -168,6 +168,8 @@ describe('download my data', () => {
       }),
       newsletterConsentEvents: [],
       contactMessages: [expect.objectContaining({ subject: 'Question from Ann', email: ann.email.toUpperCase() })],
+      alertPreferences: null,
+      alerts: [],
     });
     expect(JSON.stringify(data)).not.toContain(bob.email);
     expect(JSON.stringify(data)).not.toContain('Bob');

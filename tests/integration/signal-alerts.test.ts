@@ -486,6 +486,35 @@ describe('signal-alerts sends each alert once, with one-click unsubscribe', () =
 });
 
 describe('the member’s data', () => {
+  test('Download my data holds the preferences and the alerts queued for the member, and no one else’s', async () => {
+    const ann = await member('export', { email_enabled: true, tiers: ['growth'], events: ['new_signal'] });
+    const bob = await member('export-bob', { email_enabled: true, tiers: ['growth'] });
+    const signal = await newSignal('growth');
+    await runSender();
+    const { data, error } = await ann.client.functions.invoke('account', { method: 'GET' });
+    expect(error).toBeNull();
+    expect(data.alertPreferences).toEqual({
+      email_enabled: true,
+      tiers: ['growth'],
+      events: ['new_signal'],
+      updated_at: expect.any(String),
+    });
+    expect(data.alerts).toEqual([
+      {
+        kind: 'new_signal',
+        signal_id: signal,
+        event_id: null,
+        created_at: expect.any(String),
+        attempts: 1,
+        sent_at: expect.any(String),
+        dropped_at: null,
+      },
+    ]);
+    expect(JSON.stringify(data)).not.toContain(bob.id);
+    const none = await bob.client.functions.invoke('account', { method: 'GET' });
+    expect(none.data.alerts).toHaveLength(1);
+  });
+
   test('deleting the account removes the preferences and the alerts, never the ledger', async () => {
     const ann = await member('delete', { email_enabled: true, tiers: ['growth'], events: ['new_signal'] });
     const signal = await newSignal('growth');

@@ -101,6 +101,10 @@ export interface AccountExport {
   newsletter: Record<string, unknown> | null;
   newsletterConsentEvents: Record<string, unknown>[];
   contactMessages: Record<string, unknown>[];
+  /** The member's email alert preferences (null: never saved, alerts off). */
+  alertPreferences: Record<string, unknown> | null;
+  /** The alert mails queued for the member: which ledger item, when queued, when sent. */
+  alerts: Record<string, unknown>[];
 }
 
 const PROFILE_COLUMNS = 'first_name, last_name, email, email_verified, created_at';
@@ -113,15 +117,17 @@ const CONTACT_COLUMNS = 'name, email, subject, message, created_at, delivery_sta
 // The consent record of the address: each step's IP address and user agent are left out for the same reason (a
 // stranger may have asked for a link with it), and so is the subscriber row's id, which unsubscribe links carry.
 const CONSENT_EVENT_COLUMNS = 'kind, via, email, consent_text_version, created_at';
+const ALERT_PREFERENCE_COLUMNS = 'email_enabled, tiers, events, updated_at';
+const ALERT_COLUMNS = 'kind, signal_id, event_id, created_at, attempts, sent_at, dropped_at';
 
 /**
  * Everything stored about the member: the auth user's public fields, the profile, the newsletter row, the
- * address's newsletter consent events (oldest first, those of earlier rows too: the record outlives them) and
- * contact messages.
+ * address's newsletter consent events (oldest first, those of earlier rows too: the record outlives them),
+ * contact messages, the email alert preferences and the alert mails queued for them (oldest first).
  */
 export async function exportAccount(user: User, deps: AccountDeps, now = new Date()): Promise<AccountExport> {
   const email = user.email as string;
-  const [profile, newsletter, consent, contact] = await Promise.all([
+  const [profile, newsletter, consent, contact, alertPreferences, alerts] = await Promise.all([
     deps.admin.from('profiles').select(PROFILE_COLUMNS).eq('user_id', user.id).maybeSingle(),
     deps.admin.from('newsletter_subscribers').select(NEWSLETTER_COLUMNS).eq('email_key', email.toLowerCase()),
     deps.admin
@@ -135,8 +141,15 @@ export async function exportAccount(user: User, deps: AccountDeps, now = new Dat
       .select(CONTACT_COLUMNS)
       .ilike('email', literalPattern(email))
       .order('created_at', { ascending: true }),
+    deps.admin.from('alert_preferences').select(ALERT_PREFERENCE_COLUMNS).eq('user_id', user.id).maybeSingle(),
+    deps.admin
+      .from('alert_outbox')
+      .select(ALERT_COLUMNS)
+      .eq('user_id', user.id)
+      .order('created_at', { ascending: true })
+      .order('id', { ascending: true }),
   ]);
-  for (const { error } of [profile, newsletter, consent, contact]) {
+  for (const { error } of [profile, newsletter, consent, contact, alertPreferences, alerts]) {
     if (error) throw new Error(`export: ${error.code ?? ''} ${error.message}`.trim());
   }
   return {
@@ -152,6 +165,8 @@ export async function exportAccount(user: User, deps: AccountDeps, now = new Dat
     newsletter: newsletter.data?.[0] ?? null,
     newsletterConsentEvents: (consent.data ?? []).filter((row) => sameAddress(String(row.email), email)),
     contactMessages: (contact.data ?? []).filter((row) => sameAddress(String(row.email), email)),
+    alertPreferences: alertPreferences.data ?? null,
+    alerts: alerts.data ?? [],
   };
 }
 
@@ -161,8 +176,9 @@ export async function exportAccount(user: User, deps: AccountDeps, now = new Dat
  * own per-IP limits). With a verified factor, `code` is then checked by the auth service too: a challenge and
  * verify of the member's TOTP factor on the session that grant opened, so the code is spent as at sign-in, the
  * auth service's limits on codes apply, and the session in the member's browser is left as it was. Then the
- * newsletter row for the address goes, then the auth user, which takes the profile (on delete cascade) and every
- * session and refresh token with it, the grant's session included. Contact messages and the address's newsletter
+ * newsletter row for the address goes, then the auth user, which takes the profile, the email alert preferences
+ * and the alert outbox rows (on delete cascade; never the signals ledger) and every session and refresh token
+ * with it, the grant's session included. Contact messages and the address's newsletter
  * consent events (a subscribed row's deletion appends its withdrawal) stay until their retention ends, as the
  * privacy notice says. Nothing that names the member is logged.
  *

@@ -24,7 +24,7 @@ import {
 
 /** Deletion attempts per IP address per window: each one tries a password, so the limit stops guessing. */
 export const DELETE_RATE_LIMIT: RateLimitRule = { max: 5, windowMs: 10 * 60_000 };
-/** Exports per IP address per window: each reads five tables. */
+/** Exports per IP address per window: each reads seven tables. */
 export const EXPORT_RATE_LIMIT: RateLimitRule = { max: 10, windowMs: 10 * 60_000 };
 
 /** Passwords are at most 72 bytes to the auth service's bcrypt; anything far longer is not one. */
