@@ -386,7 +386,7 @@ describe('broadcast from the database', () => {
     );
   });
 
-  test("a row over NOTIFY's 8000 bytes, and broadcast_changes from a trigger, arrive (2.0.0)", async () => {
+  test("a row over NOTIFY's 8000 bytes, and broadcast_changes from a trigger (SQL and REST), arrive (2.0.0)", async () => {
     const topic = `room:${randomUUID()}`;
     const c = await client('2.0.0', member);
     const ch = c.channel(topic, { config: { private: true } });
@@ -406,7 +406,10 @@ describe('broadcast from the database', () => {
         for each row execute function public.rt_test_notes_broadcast();
       insert into public.rt_test_notes values (1, 'hello');
     `);
-    await until('both messages', async () => (big.length && changes.length ? true : undefined));
+    // Through REST too (PGlite: the stack's own prepared-statement path; PostgreSQL: its REST login).
+    const { error } = await t.admin().from('rt_test_notes').insert({ id: 2, body: 'via rest' });
+    expect(error).toBeNull();
+    await until('all three messages', async () => (big.length && changes.length === 2 ? true : undefined));
     expect((big[0]?.payload as { text?: string } | undefined)?.text).toHaveLength(20000);
     expect(changes[0]?.payload).toMatchObject({
       operation: 'INSERT',
@@ -415,6 +418,7 @@ describe('broadcast from the database', () => {
       record: { id: 1, body: 'hello' },
       old_record: null,
     });
+    expect(changes[1]?.payload).toMatchObject({ operation: 'INSERT', record: { id: 2, body: 'via rest' } });
   });
 
   test.skipIf(process.env.DATABASE_URL)(
