@@ -19,7 +19,14 @@ const claimsKey = `${claimsCheckFor(process.env)}:${new Date().toISOString().sli
 
 type Loader = ReturnType<typeof glob>;
 type LoaderContext = Parameters<Loader['load']>[0];
-type EntryType = NonNullable<ReturnType<LoaderContext['entryTypes']['get']>>;
+/**
+ * How the glob loader reads a file: Astro hands it `entryTypes` (by extension) beside the documented context. Not in
+ * Astro's public types; if it went away, references would show unresolved and the e2e page checks would fail.
+ */
+interface EntryType {
+  getEntryInfo(params: { contents: string; fileUrl: URL }): Promise<{ data: Record<string, unknown>; body: string }>;
+}
+type GlobContext = LoaderContext & { entryTypes: Map<string, EntryType> };
 
 /** `entryType` reading files with claim references resolved. */
 function resolvingClaims(entryType: EntryType, root: URL): EntryType {
@@ -39,14 +46,14 @@ function contentLoader(folder: string): Loader {
   if (folder === 'claims') return inner;
   return {
     ...inner,
-    load: (context) =>
-      inner.load({
+    load: (context) => {
+      const { entryTypes } = context as GlobContext;
+      return inner.load({
         ...context,
         generateDigest: (data) => context.generateDigest(typeof data === 'string' ? data + claimsKey : data),
-        entryTypes: new Map(
-          [...context.entryTypes].map(([ext, type]) => [ext, resolvingClaims(type, context.config.root)]),
-        ),
-      }),
+        entryTypes: new Map([...entryTypes].map(([ext, type]) => [ext, resolvingClaims(type, context.config.root)])),
+      } as GlobContext);
+    },
   };
 }
 

@@ -47,7 +47,8 @@ export const pageSchema = z.strictObject({
     .strictObject({
       banner: text.optional(),
       stats: z.array(text).optional(),
-      highlight: z.strictObject({ label: text, value: text }).optional(),
+      // The daily-profit badge: its caption, the figure, and what the figure is (e.g. "Simulation"), shown beside it.
+      highlight: z.strictObject({ label: text, value: text, note: text.optional() }).optional(),
     })
     .optional(),
   sections: z.array(sectionSchema).optional(),

@@ -32,6 +32,7 @@ const routes: Route[] = [
     texts: [
       home.hero?.banner ?? '',
       home.hero?.highlight?.value ?? '',
+      home.hero?.highlight?.note ?? '',
       ...(home.hero?.stats ?? []),
       section('index', 'demo-disclaimer').body ?? '',
       ...itemTitles('index', 'promises'),
@@ -40,7 +41,12 @@ const routes: Route[] = [
       section('index', 'delivery').body ?? '',
       ...itemTitles('index', 'tiers'),
     ],
-    links: [...ctas('index'), [signalLabels('principlesLink'), '/principles']],
+    links: [
+      ...ctas('index'),
+      [signalLabels('principlesLink'), '/principles'],
+      // The win-rate badge links to the evidence its claim names (docs/claims.md).
+      [copy('claims/high-win-rate').text, copy('claims/high-win-rate').link ?? ''],
+    ],
   },
   {
     path: '/about-us',
@@ -142,6 +148,24 @@ test('home carries Organization JSON-LD and the demo hook on Watch Demo', async 
   expect(ld.name).toBe(copy('site/navigation').brand);
   const watchDemo = home.ctas?.find((cta) => cta.action === 'demo')?.label ?? '';
   await expect(main(page).getByRole('link', { name: watchDemo })).toHaveAttribute('data-demo-open', '');
+});
+
+test('home: the demo figure is labelled a simulation, as large as its caption, beside the warning', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const highlight = home.hero?.highlight;
+  const card = main(page)
+    .locator('div', { has: page.getByText(highlight?.label ?? '', { exact: true }) })
+    .last();
+  const caption = card.getByText(highlight?.label ?? '', { exact: true });
+  const note = card.getByText(highlight?.note ?? '', { exact: true });
+  await expect(card.getByText(highlight?.value ?? '', { exact: true })).toBeVisible();
+  await expect(note).toBeVisible();
+  await expect(card.getByText(section('index', 'demo-disclaimer').body ?? '')).toBeVisible();
+  const size = (l: typeof note) => l.evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize));
+  expect(await size(note)).toBeGreaterThanOrEqual(await size(caption));
+  expect(copy('claims/demo-daily-profit').kind).toBe('simulated');
 });
 
 test('signals page: three sample signals and five results with their fields', async ({ page }) => {
