@@ -428,6 +428,41 @@ describe('signal-alerts sends each alert once, with one-click unsubscribe', () =
     }
   });
 
+  test('a run out of time (a slow relay) gives its unsent claims back at once; the next run sends them, once each', async () => {
+    const members = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => member(`slow-${i}`, { email_enabled: true, tiers: ['momentum'] })),
+    );
+    const signal = await newSignal('momentum');
+    await runSender();
+    const stop = await newEvent(signal, 'sl_hit');
+    const smtp = createMailer({ smtpUrl: t.config.smtpUrl, from: 'SignalOne <no-reply@signals.local>' });
+    const slow = {
+      async send(mail: Parameters<typeof smtp.send>[0]) {
+        await sleep(150);
+        await smtp.send(mail);
+      },
+    };
+    const links = async () => ({ unsubscribe: 'http://x/u', dashboard: 'http://x/d', settings: 'http://x/s' });
+    const budget = SEND.budgetMs;
+    SEND.budgetMs = 200;
+    let first: SendTally;
+    try {
+      first = await sendDue({ db: t.admin<Database>(), mailer: slow, links });
+    } finally {
+      SEND.budgetMs = budget;
+    }
+    expect(first.sent).toBeGreaterThan(0);
+    const left = (await outbox(stop)).filter((r) => r.sent_at === null);
+    expect(left.length).toBeGreaterThan(0);
+    for (const row of left) expect(row).toMatchObject({ claimed_at: null, attempts: 0 });
+
+    await runSender();
+    for (const m of members) {
+      const subjects = (await mailsTo(m.email)).map((x) => x.subject);
+      expect(subjects.filter((x) => x.startsWith('Stop loss hit'))).toHaveLength(1);
+    }
+  });
+
   test('one click on the mail’s unsubscribe turns email alerts off: later signals queue nothing, queued ones are dropped unsent', async () => {
     const ann = await member('unsub', { email_enabled: true, tiers: ['growth'], events: ['new_signal', 'sl_hit'] });
     const first = await newSignal('growth');

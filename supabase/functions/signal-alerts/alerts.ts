@@ -11,7 +11,10 @@ export const OUTBOX = 'alert_outbox';
 export const SEND = {
   /** Rows one claim takes. */
   batch: 50,
-  /** A run stops claiming after this long, leaving the rest to the next run (hosted: 150 s wall clock at most). */
+  /**
+   * A run starts no mail after this long and gives its unsent claims back to the next run (hosted: 150 s of wall
+   * clock at most). With the mail timeouts of _shared/mail.ts (20 s) a claim is then at most ~50 s old.
+   */
   budgetMs: 30_000,
   /** A claim older than this is abandoned (its sender died) and the row is due again. */
   leaseSeconds: 120,
@@ -134,6 +137,14 @@ async function record(deps: SendDeps, id: number, values: OutboxUpdate): Promise
   if (error) console.error(`alert ${id}: could not record the outcome: ${error.message}`);
 }
 
+/** Gives claimed rows back unsent (claimed_at cleared), due as they were. */
+async function release(deps: SendDeps, rows: ClaimedAlert[]): Promise<void> {
+  if (rows.length === 0) return;
+  const ids = rows.map((r) => r.id);
+  const { error } = await deps.db.from(OUTBOX).update({ claimed_at: null }).in('id', ids).is('sent_at', null);
+  if (error) console.error(`alerts: could not release ${ids.length} claims: ${error.message}`);
+}
+
 /**
  * Sends what is due, a batch at a time, until nothing is due, a mail fails or the run's time is up. The rows of a
  * batch left unsent after a failure are released at once (claimed_at cleared; `attempts` counts mails tried only)
@@ -153,6 +164,12 @@ export async function sendDue(deps: SendDeps): Promise<SendTally> {
     if (rows.length === 0) break;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
+      // Out of time (a slow relay): the rest go back now, long before their claim would run out, so no other
+      // sender takes a row this one may still be mailing.
+      if (Date.now() - started >= SEND.budgetMs) {
+        await release(deps, rows.slice(i));
+        return tally;
+      }
       if (!row.wanted || !row.email) {
         await record(deps, row.id, { dropped_at: now().toISOString(), claimed_at: null, last_error: null });
         tally.dropped += 1;
@@ -172,12 +189,7 @@ export async function sendDue(deps: SendDeps): Promise<SendTally> {
         });
         tally.failed += 1;
         // The relay is likely down for the rest too: give them back for the next run, due as they were.
-        const rest = rows.slice(i + 1).map((r) => r.id);
-        if (rest.length > 0) {
-          const released = await deps.db.from(OUTBOX).update({ claimed_at: null }).in('id', rest).is('sent_at', null);
-          if (released.error)
-            console.error(`alerts: could not release ${rest.length} claims: ${released.error.message}`);
-        }
+        await release(deps, rows.slice(i + 1));
         return tally;
       }
       await record(deps, row.id, {
