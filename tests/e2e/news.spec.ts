@@ -273,27 +273,10 @@ test('every feed down: both pages show the empty message, and the investing page
   }
 });
 
-test('/trading-ideas: charts load only when scrolled into view, say when they cannot, and the news feed', async ({
-  page,
-}) => {
+// The charts (nothing from TradingView before the visitor chooses, then on scroll) are consent.spec.ts's.
+test('/trading-ideas: the news feed', async ({ page }) => {
   await page.setViewportSize({ width: 400, height: 600 });
-  const widgetRequests: string[] = [];
-  page.on('request', (r) => {
-    if (r.url().includes('tradingview')) widgetRequests.push(r.url());
-  });
   await page.goto('/trading-ideas');
-  const slot = (pair: string) => page.getByRole('region', { name: `${pair} live daily chart` });
-  await expect(slot('USDJPY')).toContainText('The live chart loads when you scroll to it.');
-  // Out of view, the last chart has not started loading the widget.
-  await page.waitForTimeout(500);
-  await expect(slot('USDJPY')).not.toHaveAttribute('data-state');
-  // These tests run offline: the widget's script cannot load, and each box says so instead of staying blank.
-  for (const pair of ['EURUSD', 'GBPUSD', 'USDJPY']) {
-    await page.getByRole('heading', { level: 3, name: pair }).scrollIntoViewIfNeeded();
-    await expect(slot(pair)).toContainText('The live chart could not load.', { timeout: 20_000 });
-    expect((await slot(pair).boundingBox())?.height).toBe(300);
-  }
-  expect(widgetRequests[0]).toBe('https://s3.tradingview.com/external-embedding/embed-widget-advanced-chart.js');
   await page.getByRole('heading', { level: 2, name: 'Latest Market News' }).scrollIntoViewIfNeeded();
   await expect(cards(page)).toHaveCount(15, LOADED);
 });
