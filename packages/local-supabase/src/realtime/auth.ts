@@ -2,10 +2,11 @@
 // of a join / an `access_token` update) checked as RealtimeWeb.ChannelsAuthorization does, and a private
 // channel's rights read from the RLS policies of realtime.messages as Realtime.Tenants.Authorization reads
 // them: in a transaction that is rolled back, as the token's role with its claims and `realtime.topic` set,
-// a probe row is inserted (as the owner) and selected back (read), or inserted as the role (write).
+// a probe row is inserted (as service_role) and selected back (read), or inserted as the role (write). They run
+// as REST's requests do (Db.batch: on PostgreSQL under the REST login, which can become only the API roles).
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, errors } from 'jose';
-import type { Db, Queryable } from '../db/types.ts';
+import type { Db } from '../db/types.ts';
 import { type Claims, type JwtKeys, UnknownKeyError, verifyWithKeys } from '../jwt.ts';
 
 export type TokenCheck =
@@ -61,21 +62,6 @@ export interface Rights {
   presenceRead: boolean;
 }
 
-const ROLLBACK = new Error('authorization probe rolled back');
-
-async function probe<T>(db: Db, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  let result: T | undefined;
-  try {
-    await db.transaction(async (tx) => {
-      result = await fn(tx);
-      throw ROLLBACK;
-    });
-  } catch (err) {
-    if (err !== ROLLBACK) throw err;
-  }
-  return result as T;
-}
-
 const SET_CONTEXT =
   "select set_config('role', $1, true), set_config('realtime.topic', $2, true), " +
   "set_config('request.jwt.claims', $3, true), set_config('request.jwt.claim.sub', $4, true), " +
@@ -92,21 +78,24 @@ export async function readRights(db: Db, topic: string, claims: Claims, presence
   const params = contextParams(topic, claims);
   const broadcastId = randomUUID();
   const presenceId = randomUUID();
-  return probe(db, async (tx) => {
-    await tx.query(
-      presence
-        ? "insert into realtime.messages (id, topic, extension) values ($1, $3, 'broadcast'), ($2, $3, 'presence')"
-        : "insert into realtime.messages (id, topic, extension) values ($1, $2, 'broadcast')",
-      presence ? [broadcastId, presenceId, topic] : [broadcastId, topic],
-    );
-    await tx.query(SET_CONTEXT, params);
-    const rows = await tx.query<{ id: string }>('select id::text as id from realtime.messages where id in ($1, $2)', [
-      broadcastId,
-      presence ? presenceId : broadcastId,
-    ]);
-    const seen = new Set(rows.map((r) => String(r.id)));
-    return { broadcastRead: seen.has(broadcastId), presenceRead: presence && seen.has(presenceId) };
-  });
+  // The probe rows are inserted as service_role (which bypasses RLS), then read back as the token's role.
+  const results = await db.batch(
+    [
+      { text: "select set_config('role', 'service_role', true)" },
+      {
+        text: "insert into realtime.messages (id, topic, extension) values ($1::uuid, $3, 'broadcast'), ($2::uuid, $3, 'presence')",
+        params: [broadcastId, presenceId, topic],
+      },
+      { text: SET_CONTEXT, params },
+      {
+        text: 'select id::text as id from realtime.messages where id in ($1::uuid, $2::uuid)',
+        params: [broadcastId, presenceId],
+      },
+    ],
+    'rollback',
+  );
+  const seen = new Set((results[3] ?? []).map((r) => String(r.id)));
+  return { broadcastRead: seen.has(broadcastId), presenceRead: presence && seen.has(presenceId) };
 }
 
 /** Write rights on a private channel's topic (broadcast or presence): the insert policy of realtime.messages. */
@@ -117,14 +106,17 @@ export async function broadcastWriteRight(
   extension: 'broadcast' | 'presence' = 'broadcast',
 ): Promise<boolean> {
   const params = contextParams(topic, claims);
-  return probe(db, async (tx) => {
-    await tx.query(SET_CONTEXT, params);
-    try {
-      await tx.query('insert into realtime.messages (topic, extension) values ($1, $2)', [topic, extension]);
-      return true;
-    } catch (err) {
-      if ((err as { code?: string }).code === '42501') return false;
-      throw err;
-    }
-  });
+  try {
+    await db.batch(
+      [
+        { text: SET_CONTEXT, params },
+        { text: 'insert into realtime.messages (topic, extension) values ($1, $2)', params: [topic, extension] },
+      ],
+      'rollback',
+    );
+    return true;
+  } catch (err) {
+    if ((err as { code?: string }).code === '42501') return false;
+    throw err;
+  }
 }
