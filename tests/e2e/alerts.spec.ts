@@ -84,7 +84,7 @@ test('a member chooses alerts: the followed tier mails, the other does not; the 
   await box(page, settings('alertsTierFoundation')).uncheck();
   await box(page, settings('alertsTierMomentum')).uncheck();
   await panel.getByRole('button', { name: settings('alertsSave') }).click();
-  await expect(page.getByText(settings('alertsSavedOn'))).toBeVisible();
+  await expect(page.getByText(settings('alertsSaved'))).toBeVisible();
   expect((await panel.boundingBox())?.height).toBe(heightBefore);
   expect(await axeViolations(page)).toEqual([]);
 

@@ -61,7 +61,7 @@ export default function NotificationPreferences({ userId, labels, from }: Props)
 
   useEffect(() => {
     if (new URLSearchParams(window.location.search).get('alerts') === 'off') {
-      toast({ title: labels.alertsOffTitle, description: labels.alertsOffByLink });
+      toast({ title: labels.alertsHeading, description: labels.alertsOffByLink });
       // Said once: a reload or a bookmark of this address does not say it again.
       history.replaceState(history.state, '', `${window.location.pathname}${window.location.hash}`);
     }
@@ -72,18 +72,10 @@ export default function NotificationPreferences({ userId, labels, from }: Props)
     if (busy || state.status === 'error') return;
     const outcome = await store.save(userId, prefs);
     if (outcome === 'saved') {
-      toast({
-        title: labels.alertsSavedTitle,
-        description: prefs.emailEnabled ? labels.alertsSavedOn : labels.alertsSavedOff,
-      });
+      toast({ title: labels.alertsHeading, description: labels.alertsSaved });
       return;
     }
-    const description =
-      outcome === 'needTier'
-        ? labels.alertsNeedTier
-        : outcome === 'needEvent'
-          ? labels.alertsNeedEvent
-          : labels.alertsFailed;
+    const description = outcome === 'failed' ? labels.alertsFailed : labels.alertsNeedChoice;
     toast({ title: labels.errorTitle, description, variant: 'destructive' });
   };
 
@@ -97,7 +89,6 @@ export default function NotificationPreferences({ userId, labels, from }: Props)
       <h2 id="notification-preferences-heading" className="text-2xl font-semibold">
         {labels.alertsHeading}
       </h2>
-      <p className="mt-2 text-muted">{labels.alertsText}</p>
       <form onSubmit={onSubmit} aria-busy={busy} className="mt-6 grid gap-6">
         <div>
           <label htmlFor="alerts-email" className="flex min-h-12 cursor-pointer items-center gap-3 font-semibold">
