@@ -1,6 +1,5 @@
-// Storage is not part of this stack, and Realtime runs only when config.toml's `[realtime]` is enabled
-// (realtime/index.ts). Switched off, they answer as the Supabase CLI's gateway does when `[storage]` /
-// `[realtime]` are disabled: the CLI still routes /storage/v1/ and /realtime/v1/ (supabase/cli
+// Storage is not part of this stack, and Realtime runs unless REALTIME=off (realtime/index.ts). Switched off,
+// they answer as the Supabase CLI's gateway does when `[storage]` / `[realtime]` are disabled: the CLI still routes /storage/v1/ and /realtime/v1/ (supabase/cli
 // internal/start/templates/kong.yml) but starts no container behind them, so Kong's DNS lookup of the
 // upstream fails and it answers 503 {"message":"name resolution failed"} (supabase/cli issue #2065),
 // with its cors plugin's headers. A WebSocket upgrade (realtime-js) gets the same 503 instead of a socket.

@@ -1,5 +1,4 @@
-// Supabase Realtime on the stack's API port, when config.toml's [realtime] is enabled (REALTIME=on|off
-// overrides it): the WebSocket at /realtime/v1/websocket (socket.ts), the broadcast HTTP API (http.ts), and
+// Supabase Realtime on the stack's API port (always, unless REALTIME=off): the WebSocket at /realtime/v1/websocket (socket.ts), the broadcast HTTP API (http.ts), and
 // broadcast from the database (feed.ts). Broadcast, presence and private channels authorized by the RLS
 // policies of realtime.messages; postgres_changes is answered as hosted answers a subscription it cannot make.
 import type { IncomingMessage } from 'node:http';
@@ -20,12 +19,20 @@ import { type Channel, Connection, type RealtimeEnv } from './socket.ts';
 
 export const WEBSOCKET_PATH = '/realtime/v1/websocket';
 
-/** Whether Realtime runs: REALTIME=on|off when set, else config.toml's [realtime] enabled (default true, as the CLI). */
-export function realtimeEnabled(project: TomlTable, env: Record<string, string | undefined> = process.env): boolean {
-  const override = env.REALTIME?.trim().toLowerCase();
-  if (override === 'on' || override === 'true') return true;
-  if (override === 'off' || override === 'false') return false;
-  return tomlTable(project.realtime).enabled !== false;
+/**
+ * Whether Realtime runs: always, as on every hosted project, unless REALTIME=off. config.toml's
+ * `[realtime] enabled = false` (the CLI would start no Realtime container) is not honoured: see
+ * `realtimeConfigNotice`.
+ */
+export function realtimeEnabled(env: Record<string, string | undefined> = process.env): boolean {
+  const value = env.REALTIME?.trim().toLowerCase();
+  return value !== 'off' && value !== 'false';
+}
+
+/** The line printed at start when config.toml disables Realtime, which the stack runs all the same. */
+export function realtimeConfigNotice(project: TomlTable): string | undefined {
+  if (tomlTable(project.realtime).enabled !== false) return undefined;
+  return 'realtime: config.toml says [realtime] enabled = false; the stack runs Realtime anyway, as every hosted project does (REALTIME=off switches it off)';
 }
 
 export interface Realtime {

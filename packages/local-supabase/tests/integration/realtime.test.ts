@@ -1,12 +1,15 @@
 // Realtime on the stack, through supabase-js's own client (and raw WebSockets where the client hides the wire):
 // both serializers, join / reply / heartbeat, broadcast from clients, over HTTP and from the database, private
 // channels authorized by the RLS policies of realtime.messages, token expiry, presence, and the switched-off
-// answer when config.toml disables Realtime.
+// answer with REALTIME=off.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { signAccessToken } from '../../src/jwt.ts';
 import { createMember, type Member } from '../../testing/rest-helpers.ts';
@@ -18,8 +21,6 @@ let outsider: Member;
 
 /** Topics of this file's private channels: members may read and write `members:<their id>` and `room:*`. */
 beforeAll(async () => {
-  // Whatever config.toml says, this file's stacks run Realtime (the last test switches it off).
-  process.env.REALTIME = 'on';
   t = await startTestStack();
   member = await createMember(t, 'rt');
   outsider = await createMember(t, 'rt-out');
@@ -487,13 +488,40 @@ describe('stopping and switching off', () => {
     expect(await closed).toBe(1001);
   });
 
-  test('REALTIME=off (or [realtime] enabled = false): 503 "name resolution failed", as the CLI\'s gateway', async () => {
+  test('a config.toml with [realtime] enabled = false: Realtime runs all the same, and the start says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rt-supabase-'));
+    writeFileSync(join(dir, 'config.toml'), '[realtime]\nenabled = false\n');
+    symlinkSync(join(process.cwd(), 'supabase', 'migrations'), join(dir, 'migrations'));
+    symlinkSync(join(process.cwd(), 'supabase', 'functions'), join(dir, 'functions'));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let other: TestStack | undefined;
+    try {
+      other = await startTestStack({ supabaseDir: dir });
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringMatching(/^realtime: config\.toml says \[realtime\] enabled = false/),
+      );
+      const ws = new WebSocket(
+        `${other.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${other.config.anonKey}`,
+      );
+      await new Promise((resolve, reject) => {
+        ws.once('open', resolve);
+        ws.once('error', reject);
+      });
+      ws.close();
+    } finally {
+      warn.mockRestore();
+      await other?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('REALTIME=off: 503 "name resolution failed", as the CLI\'s gateway with Realtime disabled', async () => {
     process.env.REALTIME = 'off';
     let off: TestStack | undefined;
     try {
       off = await startTestStack();
     } finally {
-      process.env.REALTIME = 'on';
+      delete process.env.REALTIME;
     }
     try {
       const res = await fetch(`${off.url}/realtime/v1/api/broadcast`, {

@@ -1,6 +1,6 @@
 // What the project keeps switched off answers as hosted Supabase (GoTrue, PostgREST, the CLI's gateway)
 // answers when the feature is off: phone sign-up and sign-in, OAuth providers, phone MFA, email change,
-// embedding, Storage and Realtime. Each through the supabase-js call that reaches it.
+// embedding, Storage, and Realtime when REALTIME=off. Each through the supabase-js call that reaches it.
 import { isAuthApiError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createMember, type Member } from '../../testing/rest-helpers.ts';
@@ -165,7 +165,19 @@ describe('embedding', () => {
   });
 });
 
-describe('Storage and Realtime (not run by this stack)', () => {
+describe('Storage (not run by this stack) and Realtime with REALTIME=off', () => {
+  // Realtime runs unless REALTIME=off: a stack of its own started with it.
+  let off: TestStack;
+  beforeAll(async () => {
+    process.env.REALTIME = 'off';
+    try {
+      off = await startTestStack();
+    } finally {
+      delete process.env.REALTIME;
+    }
+  });
+  afterAll(() => off?.stop());
+
   test('storage calls: 503 "name resolution failed", as the CLI gateway with storage disabled', async () => {
     const { data, error } = await t.anon().storage.listBuckets();
     expect(data).toBeNull();
@@ -182,15 +194,15 @@ describe('Storage and Realtime (not run by this stack)', () => {
   });
 
   test('realtime HTTP: 503; a channel subscription ends in CHANNEL_ERROR', async () => {
-    const res = await fetch(`${t.url}/realtime/v1/api/broadcast`, {
+    const res = await fetch(`${off.url}/realtime/v1/api/broadcast`, {
       method: 'POST',
-      headers: { apikey: t.config.anonKey, 'Content-Type': 'application/json' },
+      headers: { apikey: off.config.anonKey, 'Content-Type': 'application/json' },
       body: '{"messages":[]}',
     });
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ message: 'name resolution failed' });
 
-    const client = t.anon();
+    const client = off.anon();
     const status = await new Promise<string>((resolve) => {
       client.channel('signals').subscribe((s) => {
         if (s !== 'SUBSCRIBED') resolve(s);
@@ -201,7 +213,7 @@ describe('Storage and Realtime (not run by this stack)', () => {
   });
 
   test('a WebSocket upgrade to /realtime/v1/websocket gets the 503 answer', async () => {
-    const url = `${t.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${t.config.anonKey}&vsn=1.0.0`;
+    const url = `${off.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${off.config.anonKey}&vsn=1.0.0`;
     const outcome = await new Promise<string>((resolve) => {
       const ws = new WebSocket(url);
       ws.onopen = () => resolve('open');
@@ -210,7 +222,7 @@ describe('Storage and Realtime (not run by this stack)', () => {
     expect(outcome).toBe('error');
     const { request } = await import('node:http');
     const raw = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${t.url}/realtime/v1/websocket`, {
+      const req = request(`${off.url}/realtime/v1/websocket`, {
         headers: {
           Connection: 'Upgrade',
           Upgrade: 'websocket',
