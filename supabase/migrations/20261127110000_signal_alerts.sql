@@ -263,6 +263,44 @@ $$;
 revoke execute on function public.claim_signal_alerts(integer, integer) from public, anon, authenticated;
 grant execute on function public.claim_signal_alerts(integer, integer) to service_role;
 
+-- Retention: an alert that was sent, or dropped because the member no longer wanted it, is deleted 30 days after it
+-- was queued (the member's export shows the last 30 days of alerts). A row not yet sent is never deleted: it is
+-- still owed. Returns how many went. Executable by service_role only; pg_cron runs it daily (below), and the
+-- local stack's scheduler runs the same SQL.
+create function public.delete_expired_alerts()
+  returns integer
+  language plpgsql
+  volatile
+  security definer
+  set search_path = ''
+as $$
+declare
+  removed integer;
+begin
+  delete from public.alert_outbox
+   where (sent_at is not null or dropped_at is not null)
+     and created_at < pg_catalog.now() - interval '30 days';
+  get diagnostics removed = row_count;
+  return removed;
+end;
+$$;
+
+revoke execute on function public.delete_expired_alerts() from public, anon, authenticated;
+grant execute on function public.delete_expired_alerts() to service_role;
+
+do $outer$
+begin
+  if exists (select 1 from pg_catalog.pg_available_extensions where name = 'pg_cron') then
+    begin
+      create extension if not exists pg_cron;
+      perform cron.schedule('delete-expired-alerts', '47 3 * * *', 'select public.delete_expired_alerts()');
+    exception when others then
+      raise notice 'alert retention not scheduled: %', sqlerrm;
+    end;
+  end if;
+end
+$outer$;
+
 -- On hosted Supabase pg_cron looks every 10 seconds and, only when a row is due, calls the function's send entry
 -- through pg_net with the project URL and the service-role key read from Vault (the secrets `project_url` and
 -- `service_role_key` the contact mail retry uses), so an idle project costs one small query per tick and no

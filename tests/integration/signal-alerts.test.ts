@@ -572,6 +572,41 @@ describe('the member’s data', () => {
   });
 });
 
+describe('retention', () => {
+  test('sent and dropped alerts go 30 days after they were queued; one still owed never goes', async () => {
+    const ann = await member('retention', { email_enabled: true, tiers: ['growth'] });
+    const signal = await newSignal('growth');
+    const hit = await newEvent(signal, 'tp1_hit');
+    const stop = await newEvent(signal, 'sl_hit');
+    const db = t.stack.ctx.db;
+    // As the database owner: the sent one and the dropped one are 31 days old, the unsent one too.
+    const age = (ledgerId: string, set: string) =>
+      db.query(
+        `update public.alert_outbox set created_at = now() - interval '31 days', ${set}
+          where user_id = $1 and ledger_id = $2`,
+        [ann.id, ledgerId],
+      );
+    await age(signal, 'sent_at = now()');
+    await age(hit, 'dropped_at = now()');
+    await age(stop, 'attempts = 3');
+    const recent = await newSignal('growth');
+    await db.query(`update public.alert_outbox set sent_at = now() where user_id = $1 and ledger_id = $2`, [
+      ann.id,
+      recent,
+    ]);
+    expect((await member('retention-x').then((m) => m.client.rpc('delete_expired_alerts'))).error).not.toBeNull();
+
+    const { data, error } = await t.admin<Database>().rpc('delete_expired_alerts');
+    expect(error).toBeNull();
+    expect(data).toBeGreaterThanOrEqual(2);
+    const left = await db.query<{ ledger_id: string }>(
+      'select ledger_id from public.alert_outbox where user_id = $1 order by ledger_id',
+      [ann.id],
+    );
+    expect(left.map((r) => r.ledger_id).sort()).toEqual([recent, stop].sort());
+  });
+});
+
 describe('mail down, then back: the schedule delivers every alert, attempts recorded', () => {
   let down: RelayDownStack;
   let d: TestStack;
