@@ -19,6 +19,7 @@ import {
 } from 'local-supabase/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Database, Tables } from '../../supabase/database.types.ts';
+import { COMPANY_FOOTER } from '../../supabase/functions/_shared/company-footer.ts';
 import { createMailer } from '../../supabase/functions/_shared/mail.ts';
 import { SEND, type SendTally, sendDue } from '../../supabase/functions/signal-alerts/alerts.ts';
 import { sign, signingKey } from '../../supabase/functions/signals-ingest/signature.ts';
@@ -378,6 +379,8 @@ describe('signal-alerts sends each alert once, with one-click unsubscribe', () =
     );
     expect(opened.headers['List-Unsubscribe-Post']).toEqual(['List-Unsubscribe=One-Click']);
     expect(opened.text).toContain(url);
+    // Who sends it: the company's details close every mail.
+    for (const line of COMPANY_FOOTER) expect(opened.text).toContain(line);
     expect(await mailsTo(bob.email)).toEqual([]);
 
     const rows = [...(await outbox(signal)), ...(await outbox(hit))].filter((r) => r.user_id === ann.id);
