@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Db } from '../db/types.ts';
+import { isDatabaseUnavailable } from '../db-unavailable.ts';
 import type { Claims, JwtKeys } from '../jwt.ts';
 import { broadcastWriteRight, checkToken, readRights, type TokenCheck } from './auth.ts';
 import type { Broadcast, Frame, Hub, Subscriber } from './hub.ts';
@@ -26,6 +27,9 @@ export interface RealtimeEnv {
   db: Db;
   jwtKeys: JwtKeys;
 }
+
+/** Realtime's reason when the project's database cannot be reached for a private channel's check. */
+const DATABASE_UNAVAILABLE = 'Realtime was unable to connect to the project database';
 
 /** How often a channel checks its token again, at most (Realtime's @confirm_token_ms_interval). */
 const CONFIRM_TOKEN_MS = 5 * 60 * 1000;
@@ -293,8 +297,8 @@ export class Connection {
         if (!rights.broadcastRead && !rights.presenceRead) return replyError(denied);
         channel.broadcastRead = rights.broadcastRead;
         channel.presenceRead = presenceEnabled ? rights.presenceRead : false;
-      } catch {
-        return replyError(denied);
+      } catch (err) {
+        return replyError(isDatabaseUnavailable(err) ? DATABASE_UNAVAILABLE : denied);
       }
     }
     if (config.broadcast?.replay !== undefined && !isPrivate) {
@@ -360,8 +364,8 @@ export class Connection {
       let rights: Awaited<ReturnType<typeof readRights>>;
       try {
         rights = await readRights(this.env.db, channel.subTopic, check.claims, channel.presenceEnabled);
-      } catch {
-        return this.#shutdown(channel, denied);
+      } catch (err) {
+        return this.#shutdown(channel, isDatabaseUnavailable(err) ? DATABASE_UNAVAILABLE : denied);
       }
       if (!rights.broadcastRead && !rights.presenceRead) return this.#shutdown(channel, denied);
       const revoked =

@@ -12,6 +12,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { signAccessToken } from '../../src/jwt.ts';
+import { startThrowawayCluster } from '../../testing/pg-cluster.ts';
 import { createMember, type Member } from '../../testing/rest-helpers.ts';
 import { startTestStack, type TestStack, until } from '../../testing/stack.ts';
 
@@ -69,16 +70,16 @@ function collect(channel: RealtimeChannel, event: string): { payload: unknown; m
 }
 
 /** A raw socket on /realtime/v1/websocket and the frames it receives. */
-async function rawSocket(vsn: string, apikey = t.config.anonKey) {
+async function rawSocket(vsn: string, apikey = t.config.anonKey, base = t.url) {
   const frames: (string | Buffer)[] = [];
-  const ws = new WebSocket(`${t.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${apikey}&vsn=${vsn}`);
+  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${apikey}&vsn=${vsn}`);
   ws.on('message', (data, isBinary) => frames.push(isBinary ? (data as Buffer) : data.toString()));
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
   });
-  const next = async (match: (f: string | Buffer) => boolean) => {
-    const hit = await until('a frame', async () => frames.find(match), 5000, 10);
+  const next = async (match: (f: string | Buffer) => boolean, timeoutMs = 5000) => {
+    const hit = await until('a frame', async () => frames.find(match), timeoutMs, 10);
     frames.splice(frames.indexOf(hit), 1);
     return hit;
   };
@@ -473,6 +474,45 @@ describe('presence and postgres_changes', () => {
     await until('the system message', async () => (system.length ? true : undefined));
     expect(system[0]).toMatchObject({ extension: 'postgres_changes', status: 'error' });
     expect(system[0]?.message).toMatch(/^Unable to subscribe to changes with given parameters/);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL stopped under the stack', () => {
+  test('a private join gets the reason hosted gives; once the database is back, checks and database broadcasts work', async () => {
+    const cluster = await startThrowawayCluster();
+    const own = await startTestStack({ databaseUrl: cluster.url });
+    try {
+      const { ws, next } = await rawSocket('2.0.0', own.config.anonKey, own.url);
+      const join = (ref: string) =>
+        ws.send(JSON.stringify([ref, ref, 'realtime:room:down', 'phx_join', { config: { private: true } }]));
+      await cluster.stopServer();
+      join('1');
+      expect(JSON.parse((await next((f) => String(f).startsWith('["1"'))) as string)[4]).toEqual({
+        status: 'error',
+        response: { reason: 'Realtime was unable to connect to the project database' },
+      });
+      await cluster.startServer();
+      // Back: the anon role has no policy on this topic, so the answer is the policy's again.
+      join('2');
+      expect(JSON.parse((await next((f) => String(f).startsWith('["2"'), 15_000)) as string)[4]).toEqual({
+        status: 'error',
+        response: { reason: 'You do not have permissions to read from this Channel topic: room:down' },
+      });
+      // The database feed listens again: a public send after the restart arrives.
+      ws.send(JSON.stringify(['3', '3', 'realtime:after', 'phx_join', {}]));
+      await next((f) => String(f).startsWith('["3"'));
+      // The feed's connection comes back on its own; until it has, a send can go unheard: send until one arrives.
+      let frame: Buffer | undefined;
+      for (const end = Date.now() + 15_000; !frame && Date.now() < end; ) {
+        await own.stack.ctx.db.query(`select realtime.send('{"back": true}'::jsonb, 'ping', 'after', false)`);
+        frame = (await next((f) => Buffer.isBuffer(f), 1000).catch(() => undefined)) as Buffer | undefined;
+      }
+      expect(frame?.includes(Buffer.from('"back":true'))).toBe(true);
+      ws.close();
+    } finally {
+      await own.stop();
+      await cluster.stop();
+    }
   });
 });
 
