@@ -1,12 +1,12 @@
 // The one browser Supabase client. Only pages with an island that needs it import this module (pages
 // without islands read the stored session in auth.ts and load this on demand, e.g. when Sign Out is pressed).
 //
-// It is composed from the supabase-js packages the site uses in the browser (auth, tables, Edge Functions)
-// exactly as createClient() wires them: the same storage key, headers and access-token fetch. createClient()
-// would also construct the Realtime and Storage clients, ~25 KB gzip that no page uses and that would put
-// the signed-in pages past their 130 KB budget.
+// It is composed from the supabase-js packages the site uses in the browser (auth, tables) exactly as
+// createClient() wires them: the same storage key, headers and access-token fetch. createClient() would also
+// construct the Functions, Realtime and Storage clients: the forms and islands call Edge Functions with plain fetch
+// (invokeFunction, src/lib/functions.ts), and only /dashboard's feed needs Realtime, whose client it builds alone
+// (src/stores/signal-live-browser.ts), so the signed-in pages stay within their 130 KB budget.
 import { type AuthChangeEvent, AuthClient, type GoTrueClient, type Session } from '@supabase/auth-js';
-import { FunctionsClient } from '@supabase/functions-js';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import type { Database } from '../../supabase/database.types.ts';
 import { SUPABASE_KEY } from './api-key.ts';
@@ -16,7 +16,6 @@ export interface BrowserClient {
   auth: GoTrueClient;
   /** Tables and functions typed by the schema the migrations make (supabase/database.types.ts). */
   from: PostgrestClient<Database>['from'];
-  functions: FunctionsClient;
 }
 
 let client: BrowserClient | undefined;
@@ -37,13 +36,13 @@ export function authFromSession(event: AuthChangeEvent, session: Session | null)
 }
 
 /** supabase-js's fetchWithAuth: the API key, and the member's access token as the bearer when signed in. */
-function fetchWithAuth(auth: GoTrueClient, keyAsBearer: boolean): typeof fetch {
+function fetchWithAuth(auth: GoTrueClient): typeof fetch {
   return async (input, init) => {
     const { data } = await auth.getSession();
     const headers = new Headers(init?.headers);
     if (!headers.has('apikey')) headers.set('apikey', SUPABASE_KEY);
-    const bearer = data.session?.access_token ?? (keyAsBearer ? SUPABASE_KEY : null);
-    if (!headers.has('Authorization') && bearer) headers.set('Authorization', `Bearer ${bearer}`);
+    const bearer = data.session?.access_token ?? SUPABASE_KEY;
+    if (!headers.has('Authorization')) headers.set('Authorization', `Bearer ${bearer}`);
     return fetch(input, { ...init, headers });
   };
 }
@@ -62,12 +61,8 @@ export function supabase(): BrowserClient {
     detectSessionInUrl: false,
     flowType: 'implicit',
   });
-  const rest = new PostgrestClient<Database>(`${base}/rest/v1`, { fetch: fetchWithAuth(auth, true) });
-  // New-style keys (sb_publishable_…) are not JWTs, so Edge Functions get them as apikey only.
-  const functions = new FunctionsClient(`${base}/functions/v1`, {
-    customFetch: fetchWithAuth(auth, !SUPABASE_KEY.startsWith('sb_')),
-  });
-  client = { auth, from: rest.from.bind(rest), functions };
+  const rest = new PostgrestClient<Database>(`${base}/rest/v1`, { fetch: fetchWithAuth(auth) });
+  client = { auth, from: rest.from.bind(rest) };
   markClientOwnsAuth();
   auth.onAuthStateChange((event, session) => {
     $auth.set(authFromSession(event, session));
