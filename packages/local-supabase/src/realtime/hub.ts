@@ -95,7 +95,12 @@ export class Hub {
       if (sub === from || !sub.broadcastRead) continue;
       let frame = frames.get(sub.vsn);
       if (frame === undefined) {
-        frame = encodeBroadcast(sub.vsn, sub.joinTopic, b);
+        // A frame that cannot be encoded (a field over 255 bytes in a binary frame) goes to no one of that serializer.
+        try {
+          frame = encodeBroadcast(sub.vsn, sub.joinTopic, b);
+        } catch {
+          frame = null;
+        }
         frames.set(sub.vsn, frame);
       }
       if (frame) {

@@ -213,21 +213,44 @@ export class Connection {
       const p = incoming.push;
       const channel = this.channels.get(p.topic);
       if (!channel) return this.#unmatched(p.topic, p.ref);
-      return this.#broadcast(channel, p.ref, {
-        kind: 'user',
-        userEvent: p.userEvent,
-        encoding: p.encoding,
-        body: Buffer.from(p.body),
-      });
+      const b: Broadcast = { kind: 'user', userEvent: p.userEvent, encoding: p.encoding, body: Buffer.from(p.body) };
+      return this.#guard(channel, () => this.#broadcast(channel, p.ref, b));
     }
     const m = incoming.message;
     if (m.topic === 'phoenix' && m.event === 'heartbeat') {
       this.sendText(encodeReply(this.vsn, null, m.ref, 'phoenix', 'ok', {}));
       return;
     }
-    if (m.event === 'phx_join') return this.#join(m);
+    if (m.event === 'phx_join') {
+      return this.#join(m).catch((err) => {
+        // Realtime's join rescue: "UnknownErrorOnChannel".
+        console.error(`realtime: join of ${m.topic} failed`, err);
+        this.sendText(
+          encodeReply(this.vsn, m.joinRef, m.ref, m.topic, 'error', { reason: 'Unknown Error on Channel' }),
+        );
+      });
+    }
     const channel = this.channels.get(m.topic);
     if (!channel) return this.#unmatched(m.topic, m.ref);
+    return this.#guard(channel, () => this.#onChannelMessage(channel, m));
+  }
+
+  /**
+   * Runs a channel's handling; a channel that fails ends alone, as a crashed channel process: phx_error
+   * (ref = join ref), and realtime-js rejoins it.
+   */
+  async #guard(channel: Channel, fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      console.error(`realtime: channel ${channel.joinTopic} failed`, err);
+      this.#drop(channel);
+      if (this.channels.get(channel.joinTopic) === channel) this.channels.delete(channel.joinTopic);
+      channel.push('phx_error', {}, channel.joinRef);
+    }
+  }
+
+  async #onChannelMessage(channel: Channel, m: PhxMessage): Promise<void> {
     switch (m.event) {
       case 'phx_leave':
         // Channel.Server: {:stop, {:shutdown, :left}, :ok}: the reply, then phx_close.

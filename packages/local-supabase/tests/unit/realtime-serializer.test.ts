@@ -167,4 +167,22 @@ describe('fan-out', () => {
     expect(received[0]?.frame.binary).toBe(true);
     expect(received[1]?.frame.binary).toBe(false);
   });
+
+  test('an event too long for a binary frame reaches 1.0.0 subscribers only, and throws nowhere', () => {
+    const hub = new Hub();
+    const received: string[] = [];
+    for (const [name, vsn] of [
+      ['v2', '2.0.0'],
+      ['v1', '1.0.0'],
+    ] as const) {
+      hub.subscribe('public:t', {
+        vsn,
+        joinTopic: 'realtime:t',
+        broadcastRead: true,
+        deliver: () => received.push(name),
+      });
+    }
+    expect(hub.broadcast('t', false, { ...userJson, userEvent: 'e'.repeat(300) })).toBe(1);
+    expect(received).toEqual(['v1']);
+  });
 });
