@@ -14,6 +14,14 @@ export const budgets = { noIsland: 5 * KB, home: 20 * KB, islands: 130 * KB };
  * The CSS is inline, so this covers everything the first paint waits for.
  */
 export const HTML_BUDGET = 14 * KB;
+/**
+ * The signed-in pages (noindex; each paints its loading state, then the member's data after the session check) are
+ * not public pages, which the one-round-trip rule is about; their HTML carries the islands' labels as props. 16 KB.
+ */
+export const MEMBER_HTML_BUDGET = 16 * KB;
+const MEMBER_PAGES = new Set(['/dashboard', '/analysis', '/settings']);
+/** The HTML budget of `route`. */
+export const htmlBudget = (route: string) => (MEMBER_PAGES.has(route) ? MEMBER_HTML_BUDGET : HTML_BUDGET);
 
 /** Pages with a budget of their own; any other page gets `islands` when it has one, else `noIsland`. */
 export const pageBudgets: Record<string, number> = {
@@ -58,7 +66,7 @@ export interface PageSize {
 }
 
 /** A page over either budget. */
-export const overBudget = (p: PageSize) => p.bytes > p.budget || p.html > HTML_BUDGET;
+export const overBudget = (p: PageSize) => p.bytes > p.budget || p.html > htmlBudget(p.route);
 
 export function measure(root: string): PageSize[] {
   return builtPages(root).map(({ route, file }) => {
@@ -99,11 +107,14 @@ if (import.meta.main) {
   const pages = measure(root);
   const over = pages.filter(overBudget);
   const width = Math.max(...pages.map((p) => p.route.length));
-  console.log(`${'page'.padEnd(width)}  JS gzip   budget   islands   HTML gzip (budget ${HTML_BUDGET / KB} KB)`);
+  console.log(
+    `${'page'.padEnd(width)}  JS gzip   budget   islands   HTML gzip (budget ${HTML_BUDGET / KB} KB; signed-in pages ${MEMBER_HTML_BUDGET / KB} KB)`,
+  );
   for (const p of pages) {
-    const mark = [p.bytes > p.budget ? '  JS OVER BUDGET' : '', p.html > HTML_BUDGET ? '  HTML OVER BUDGET' : ''].join(
-      '',
-    );
+    const mark = [
+      p.bytes > p.budget ? '  JS OVER BUDGET' : '',
+      p.html > htmlBudget(p.route) ? '  HTML OVER BUDGET' : '',
+    ].join('');
     console.log(
       `${p.route.padEnd(width)}  ${(p.bytes / KB).toFixed(2).padStart(6)} KB  ${(p.budget / KB).toFixed(0).padStart(4)} KB   ${p.islands ? 'yes' : 'no '}       ${(p.html / KB).toFixed(2).padStart(6)} KB${mark}`,
     );
