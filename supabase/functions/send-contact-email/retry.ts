@@ -4,38 +4,12 @@
 // the database, so runs in other isolates never send the same message.
 import type { Env } from '../_shared/env.ts';
 import { errorResponse, json } from '../_shared/http.ts';
+import { hasServiceRole } from '../_shared/service-role.ts';
 import { type ContactDeps, deliverPending, type RetryTally } from './contact.ts';
 
 /** True when the request's path is the retry entry (`/<function>/retry`). */
 export function isRetryPath(req: Request): boolean {
   return /\/retry\/?$/.test(new URL(req.url).pathname);
-}
-
-/** The service-role keys the function accepts: the legacy JWT and the new-format secret keys. */
-function serviceKeys(env: Env): string[] {
-  const keys = [env.get('SUPABASE_SERVICE_ROLE_KEY') ?? ''];
-  try {
-    const secret = JSON.parse(env.get('SUPABASE_SECRET_KEYS') ?? '{}') as Record<string, unknown>;
-    for (const value of Object.values(secret)) if (typeof value === 'string') keys.push(value);
-  } catch {
-    // Not JSON: no secret keys beside the legacy one.
-  }
-  return keys.filter((k) => k.length > 0);
-}
-
-/** Compares without stopping at the first difference, so timing does not tell how much of a key was right. */
-function sameKey(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
-  return diff === 0;
-}
-
-/** The bearer token or apikey header carries one of the service-role keys. */
-export function hasServiceRole(req: Request, env: Env): boolean {
-  const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim();
-  const presented = [bearer, req.headers.get('apikey')?.trim()].filter((k): k is string => Boolean(k));
-  const keys = serviceKeys(env);
-  return presented.some((p) => keys.some((k) => sameKey(p, k)));
 }
 
 export const RETRY_FORBIDDEN = 'The retry entry requires the service-role key.';

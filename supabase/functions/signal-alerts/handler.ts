@@ -11,7 +11,7 @@ import { options } from '../_shared/cors.ts';
 import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
 import { errorResponse, json, methodNotAllowed } from '../_shared/http.ts';
 import { mailerFromEnv } from '../_shared/mail.ts';
-import { hasServiceRole } from '../send-contact-email/retry.ts';
+import { hasServiceRole } from '../_shared/service-role.ts';
 import { type SendDeps, type SendTally, sendDue } from './alerts.ts';
 import {
   type AlertsUnsubscribeKey,

@@ -1,8 +1,9 @@
 import { isDatabaseUnavailable, loadConfig } from 'local-supabase';
 import { expect, test } from 'vitest';
 import { envFrom } from '../../../supabase/functions/_shared/env.ts';
+import { hasServiceRole } from '../../../supabase/functions/_shared/service-role.ts';
 import { nextAttemptAt, RETRY } from '../../../supabase/functions/send-contact-email/contact.ts';
-import { hasServiceRole, isRetryPath } from '../../../supabase/functions/send-contact-email/retry.ts';
+import { isRetryPath } from '../../../supabase/functions/send-contact-email/retry.ts';
 
 test('a failed message waits 1 s, 2 s, 4 s ... before its next attempt, never more than an hour', () => {
   const now = new Date('2026-11-22T12:00:00Z');
