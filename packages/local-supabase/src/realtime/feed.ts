@@ -148,3 +148,34 @@ export async function startDbFeed(
     await sql.end({ timeout: 5 }).catch(() => {});
   };
 }
+
+export interface StoredMessage {
+  id: string;
+  event: string;
+  /** The JSON payload, or undefined when the message is bytes. */
+  payload?: unknown;
+  binary?: Buffer;
+}
+
+/**
+ * The stored broadcasts of a private topic inserted since `sinceMs` (Unix ms), at most `limit` (1 to 25) of the
+ * newest, oldest first, as Realtime.Messages.replay reads them.
+ */
+export async function replayMessages(db: Db, topic: string, sinceMs: number, limit: number): Promise<StoredMessage[]> {
+  const rows = await db.query<Row & { id: string }>(
+    `select id::text as id, topic, event, private, payload::text as payload, binary_payload from realtime.messages
+      where topic = $1 and private is true and extension = 'broadcast'
+        and inserted_at >= to_timestamp($2::double precision / 1000)::timestamp
+        and inserted_at < (now() + interval '1 minute')::timestamp
+      order by inserted_at desc limit $3`,
+    [topic, sinceMs, Math.max(1, Math.min(25, limit))],
+  );
+  return rows.reverse().flatMap((row): StoredMessage[] => {
+    if (typeof row.event !== 'string') return [];
+    if (row.binary_payload !== null && row.binary_payload !== undefined) {
+      return [{ id: row.id, event: row.event, binary: Buffer.from(row.binary_payload) }];
+    }
+    if (row.payload === null) return [];
+    return [{ id: row.id, event: row.event, payload: JSON.parse(row.payload) }];
+  });
+}

@@ -29,6 +29,8 @@ export interface Subscriber {
   readonly joinTopic: string;
   /** False for a private channel whose token may not read broadcasts (joined for presence only). */
   readonly broadcastRead: boolean;
+  /** Ids of stored messages already replayed to this subscriber. */
+  readonly replayedIds?: ReadonlySet<string>;
   deliver(frame: Frame): void;
 }
 
@@ -58,6 +60,12 @@ export function encodeBroadcast(vsn: Vsn, joinTopic: string, b: Broadcast): Fram
   const converted: Record<string, unknown> = { event: b.userEvent, payload, type: 'broadcast' };
   if (b.metadata) converted.meta = b.metadata;
   return encodeBroadcast(vsn, joinTopic, { kind: 'json', payload: converted });
+}
+
+/** A message's stored id (meta.id), as the dispatcher reads it to skip what a channel has had replayed. */
+function messageId(b: Broadcast): string | undefined {
+  const meta = b.kind === 'user' ? b.metadata : (b.payload as { meta?: Record<string, unknown> } | null)?.meta;
+  return typeof meta?.id === 'string' ? meta.id : undefined;
 }
 
 export const topicKey = (subTopic: string, isPrivate: boolean) => `${isPrivate ? 'private' : 'public'}:${subTopic}`;
@@ -90,9 +98,11 @@ export class Hub {
     const subs = this.#topics.get(topicKey(subTopic, isPrivate));
     if (!subs) return 0;
     const frames = new Map<Vsn, Frame | null>();
+    const id = messageId(b);
     let sent = 0;
     for (const sub of subs) {
       if (sub === from || !sub.broadcastRead) continue;
+      if (id !== undefined && sub.replayedIds?.has(id)) continue;
       let frame = frames.get(sub.vsn);
       if (frame === undefined) {
         // A frame that cannot be encoded (a field over 255 bytes in a binary frame) goes to no one of that serializer.

@@ -7,6 +7,7 @@ import type { Db } from '../db/types.ts';
 import { isDatabaseUnavailable } from '../db-unavailable.ts';
 import type { Claims, JwtKeys } from '../jwt.ts';
 import { broadcastWriteRight, checkToken, readRights, type TokenCheck } from './auth.ts';
+import { replayMessages, type StoredMessage } from './feed.ts';
 import type { Broadcast, Frame, Hub, Subscriber } from './hub.ts';
 import { topicKey } from './hub.ts';
 import type { Presence } from './presence.ts';
@@ -15,6 +16,7 @@ import {
   decodeText,
   encodeMessage,
   encodeReply,
+  encodeUserBroadcast,
   type Incoming,
   type PhxMessage,
   ProtocolError,
@@ -65,6 +67,8 @@ export class Channel implements Subscriber {
   /** Whether the token may send broadcasts on this private channel; asked of the policies at the first send. */
   broadcastWrite: boolean | undefined;
   presenceWrite: boolean | undefined;
+  /** The ids of the stored messages replayed at the join: not delivered again live. */
+  replayedIds: ReadonlySet<string> | undefined;
   presenceEnabled: boolean;
   readonly presenceKey: string;
   confirmTimer: NodeJS.Timeout | undefined;
@@ -324,8 +328,23 @@ export class Connection {
         return replyError(isDatabaseUnavailable(err) ? DATABASE_UNAVAILABLE : denied);
       }
     }
-    if (config.broadcast?.replay !== undefined && !isPrivate) {
-      return replyError('Replay is not allowed for public channels');
+    // Replay (private channels only): the last stored broadcasts since a time, before the live ones.
+    let replayed: StoredMessage[] = [];
+    const replay = config.broadcast?.replay;
+    if (replay !== undefined) {
+      if (isPrivate && !channel.broadcastRead) {
+        return replyError(`You do not have permissions to read from this Channel topic: ${subTopic}`);
+      }
+      if (!isPrivate) return replyError('Replay is not allowed for public channels');
+      const params = (replay && typeof replay === 'object' ? replay : {}) as { since?: unknown; limit?: unknown };
+      const limit = params.limit ?? 25;
+      if (!Number.isInteger(params.since) || !Number.isInteger(limit)) return replyError('Replay params are not valid');
+      try {
+        replayed = await replayMessages(this.env.db, subTopic, params.since as number, limit as number);
+      } catch {
+        return replyError('Realtime was unable to replay messages');
+      }
+      channel.replayedIds = new Set(replayed.map((r) => r.id));
     }
     if (!this.#open) return;
 
@@ -352,6 +371,20 @@ export class Connection {
         message: `Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: ${described}`,
         channel: subTopic,
       });
+    }
+    for (const message of replayed) {
+      const meta = { replayed: true, id: message.id };
+      if (message.binary) {
+        // 1.0.0 cannot carry bytes: such a message is not replayed to it.
+        if (this.vsn === '2.0.0') {
+          this.sendFrame({
+            data: encodeUserBroadcast(topic, message.event, meta, 'binary', message.binary),
+            binary: true,
+          });
+        }
+      } else {
+        channel.push('broadcast', { payload: message.payload, event: message.event, type: 'broadcast', meta });
+      }
     }
     if (presenceEnabled) this.env.presence.sendState(channel);
   }

@@ -423,6 +423,41 @@ describe('broadcast from the database', () => {
     expect(changes[1]?.payload).toMatchObject({ operation: 'INSERT', record: { id: 2, body: 'via rest' } });
   });
 
+  test('replay: a private channel joining with broadcast.replay gets the stored messages first, once', async () => {
+    const topic = `room:${randomUUID()}`;
+    const since = Date.now() - 60_000;
+    const db = t.stack.ctx.db;
+    for (const n of [1, 2, 3]) {
+      await db.query(`select realtime.send(jsonb_build_object('n', $2::int), 'stored', $1, true)`, [topic, n]);
+    }
+    await db.query(`select realtime.send('{"n": 0}'::jsonb, 'stored', $1, false)`, [topic]);
+    const c = await client('1.0.0', member);
+    const ch = c.channel(topic, { config: { private: true, broadcast: { replay: { since, limit: 2 } } } });
+    const got = collect(ch, 'stored');
+    expect(await subscribe(ch)).toBe('SUBSCRIBED');
+    await until('the replayed messages', async () => (got.length === 2 ? true : undefined));
+    await db.query(`select realtime.send('{"n": 4}'::jsonb, 'stored', $1, true)`, [topic]);
+    await until('the live message', async () => (got.length === 3 ? true : undefined));
+    // The newest two stored private messages, oldest first, marked replayed; then the live one.
+    expect(got.map((g) => [(g.payload as { n: number }).n, (g.meta as { replayed?: boolean }).replayed])).toEqual([
+      [2, true],
+      [3, true],
+      [4, undefined],
+    ]);
+  });
+
+  test('replay on a public channel is refused', async () => {
+    const { ws, next } = await rawSocket('2.0.0');
+    ws.send(
+      JSON.stringify(['1', '1', 'realtime:open', 'phx_join', { config: { broadcast: { replay: { since: 0 } } } }]),
+    );
+    expect(JSON.parse((await next((f) => String(f).startsWith('["1"'))) as string)[4]).toEqual({
+      status: 'error',
+      response: { reason: 'Replay is not allowed for public channels' },
+    });
+    ws.close();
+  });
+
   test.skipIf(process.env.DATABASE_URL)(
     'on PGlite, a send committed through the Postgres port arrives too',
     async () => {
