@@ -2,6 +2,7 @@
 // (Resend) when RESEND_API_KEY is set, else SMTP_URL over implicit TLS (smtps://, port 465), because hosted
 // Edge Functions may not open connections to ports 25 or 587.
 import nodemailer from 'nodemailer';
+import { COMPANY_FOOTER } from './company-footer.ts';
 import type { Env } from './env.ts';
 
 export interface OutgoingMail {
@@ -27,6 +28,23 @@ export function unsubscribeHeaders(url: string): Record<string, string> {
 }
 
 export const RESEND_API_URL = 'https://api.resend.com/emails';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * `mail` closing with the company's details (content/company/company.md, written into company-footer.ts by
+ * `npm run gen:company`): every mail the functions send carries them, as the site's footer does.
+ */
+export function withCompanyFooter(mail: OutgoingMail, lines: readonly string[] = COMPANY_FOOTER): OutgoingMail {
+  if (lines.length === 0) return mail;
+  const text = `${mail.text.trimEnd()}\n\n-- \n${lines.join('\n')}\n`;
+  if (!mail.html) return { ...mail, text };
+  const block = `<p style="margin-top:24px;font-size:12px;line-height:18px;color:#6b7280">${lines.map(escapeHtml).join('<br>')}</p>`;
+  const html = /<\/body>/i.test(mail.html)
+    ? mail.html.replace(/<\/body>/i, `${block}</body>`)
+    : `${mail.html}\n${block}`;
+  return { ...mail, text, html };
+}
 
 /** Ports hosted Supabase Edge Functions cannot connect to. */
 export const BLOCKED_HOSTED_PORTS = [25, 587] as const;
@@ -79,6 +97,11 @@ export function chooseTransport(env: Env): MailTransport {
 
 /** A mailer over the given transport, sending as `from`. */
 export function createTransportMailer(transport: MailTransport, from: string, fetchImpl: typeof fetch = fetch): Mailer {
+  const inner = transportMailer(transport, from, fetchImpl);
+  return { send: (mail) => inner.send(withCompanyFooter(mail)) };
+}
+
+function transportMailer(transport: MailTransport, from: string, fetchImpl: typeof fetch): Mailer {
   if (transport.kind === 'resend') return resendMailer(transport, from, fetchImpl);
   const smtp = nodemailer.createTransport({
     url: transport.url,

@@ -4,7 +4,6 @@
 // the row back with a growing wait and ends the run; the row is never given up while the member wants it.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../../database.types.ts';
-import { COMPANY_FOOTER } from '../_shared/company-footer.ts';
 import { type Mailer, type OutgoingMail, unsubscribeHeaders } from '../_shared/mail.ts';
 
 export const OUTBOX = 'alert_outbox';
@@ -106,22 +105,12 @@ export function alertMail(row: ClaimedAlert, links: AlertLinks): OutgoingMail {
     'Turn email alerts off (one click, no sign-in needed):',
     links.unsubscribe,
   ];
-  const text = [
-    ...lines,
-    '',
-    'Trading carries risk; a signal is not advice.',
-    '',
-    ...footer,
-    '',
-    ...COMPANY_FOOTER,
-    '',
-  ].join('\n');
+  const text = [...lines, '', 'Trading carries risk; a signal is not advice.', '', ...footer, ''].join('\n');
   const html = [
     ...lines.filter((l) => l !== '').map((l) => `<p>${escapeHtml(l)}</p>`),
     '<p>Trading carries risk; a signal is not advice.</p>',
     `<p><a href="${escapeHtml(links.dashboard)}">Your signals</a> · <a href="${escapeHtml(links.settings)}">Choose which alerts you get</a></p>`,
     `<p><a href="${escapeHtml(links.unsubscribe)}">Turn email alerts off</a> (one click, no sign-in needed)</p>`,
-    `<p>${COMPANY_FOOTER.map(escapeHtml).join('<br>')}</p>`,
   ].join('\n');
   return {
     to: row.email ?? '',

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { COMPANY_FOOTER } from '../../../supabase/functions/_shared/company-footer.ts';
 import { envFrom } from '../../../supabase/functions/_shared/env.ts';
 import {
   chooseTransport,
@@ -11,6 +12,7 @@ import {
   mailerFromEnv,
   RESEND_API_URL,
   runsOnHostedEdge,
+  withCompanyFooter,
 } from '../../../supabase/functions/_shared/mail.ts';
 
 const HOSTED = { DENO_DEPLOYMENT_ID: 'abcdefghijklmnop_fn_12', SB_REGION: 'eu-west-2' };
@@ -134,8 +136,9 @@ describe('Resend transport', () => {
         from: 'SignalOne <no-reply@signals.example>',
         to: ['support@signals.example'],
         subject: 'Question',
-        text: 'Hello',
-        html: '<p>Hello</p>',
+        // Every mail closes with the company's details (withCompanyFooter, below).
+        text: `Hello\n\n-- \n${COMPANY_FOOTER.join('\n')}\n`,
+        html: expect.stringMatching(/^<p>Hello<\/p>\n<p style="[^"]*">.*company number.*<\/p>$/),
         reply_to: '"Ann the trader Lee" <ann@example.com>',
       },
     });
@@ -158,5 +161,25 @@ describe('Resend transport', () => {
     await expect(mailer.send({ to: 'x@example.com', subject: 's', text: 't' })).rejects.toThrow(
       /Mail API answered 422: .*Invalid `from` field/,
     );
+  });
+});
+
+describe("the company's details in every mail", () => {
+  test('a plain-text mail gets them after the signature delimiter', () => {
+    expect(withCompanyFooter({ to: 'a@b.co', subject: 's', text: 'Hi\n\n' }, ['One Ltd', 'Contact: x']).text).toBe(
+      'Hi\n\n-- \nOne Ltd\nContact: x\n',
+    );
+  });
+
+  test('an HTML mail gets them before </body>, escaped; without <body>, at the end', () => {
+    const lines = ['A & B <Ltd>'];
+    const page = withCompanyFooter({ to: 'a', subject: 's', text: 't', html: '<body><p>Hi</p></body>' }, lines);
+    expect(page.html).toMatch(/^<body><p>Hi<\/p><p style="[^"]*">A &#38; B &#60;Ltd&#62;<\/p><\/body>$/);
+    const bare = withCompanyFooter({ to: 'a', subject: 's', text: 't', html: '<p>Hi</p>' }, lines);
+    expect(bare.html?.startsWith('<p>Hi</p>\n<p style=')).toBe(true);
+  });
+
+  test('the lines are the generated ones, from content/company/company.md', () => {
+    expect(withCompanyFooter({ to: 'a', subject: 's', text: 't' }).text).toContain(COMPANY_FOOTER[0]);
   });
 });
