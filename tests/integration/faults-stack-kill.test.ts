@@ -12,7 +12,7 @@ import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { freePort, until } from 'local-supabase/testing';
 import { afterAll, expect, inject, test } from 'vitest';
 import { verifyFromApi } from '../../scripts/lib/ledger-verify.ts';
-import { fillAfter } from '../../src/stores/signal-feed.ts';
+import { fillAfter, type SignalFeedDeps } from '../../src/stores/signal-feed.ts';
 import type { Database } from '../../supabase/database.types.ts';
 import { sign, signingKey } from '../../supabase/functions/signals-ingest/signature.ts';
 
@@ -145,7 +145,8 @@ test.skipIf(template.kind !== 'pglite')(
 
       // Catching up: everything after the last seq the channel delivered, read as the dashboard reads it.
       const last = Math.max(...seenBeforeKill.values());
-      const gap = await fillAfter({ from: (table) => member.from(table) }, last, []);
+      // The dashboard's reads go through a PostgrestClient; supabase-js's `from` is the same call.
+      const gap = await fillAfter({ from: member.from.bind(member) as SignalFeedDeps['from'] }, last, []);
       const caughtUp = new Set([...seenBeforeKill.keys(), ...(gap?.rows ?? []).map((r) => r.row.id)]);
       expect(acknowledged.filter((id) => !caughtUp.has(id))).toEqual([]);
       // realtime-js rejoins by itself; once joined again, a new signal arrives live.
