@@ -138,8 +138,11 @@ export function applyRows(
   for (const { row, kinds, version } of rows) {
     const before = open.find((s) => s.id === row.id) ?? closed.find((s) => s.id === row.id);
     if (before && version < before.version) continue;
-    const known = before ? before.hits.flatMap((hit, i) => (hit ? [{ kind: `tp${i + 1}_hit` }] : [])) : [];
-    const after = toFeedSignal(row, [...known, ...kinds.map((kind) => ({ kind }))], version);
+    const after = toFeedSignal(
+      row,
+      kinds.map((kind) => ({ kind })),
+      version,
+    );
     if (before && sameState(before, after)) continue;
     open = open.filter((s) => s.id !== row.id);
     closed = closed.filter((s) => s.id !== row.id);

@@ -26,10 +26,6 @@ export interface LiveState {
   attempt: number;
   /** The highest commitment seq the feed holds every signal up to; null until a full read says. */
   seq: number | null;
-  /** A read (full or gap fill) is on its way. */
-  reading: boolean;
-  /** Another fill was asked while one was on its way: run it when that one ends. */
-  again: boolean;
   /** A rejoin is waiting for its timer. */
   waiting: boolean;
 }
@@ -56,8 +52,7 @@ export type LiveInput =
   | { type: 'signal'; message: SignalMessage }
   | { type: 'event'; message: EventMessage }
   /** A read ended: `seq` the commitment seq the feed now holds everything up to, `rows` what a fill found. */
-  | { type: 'read'; seq: number; rows: LedgerRow[] }
-  | { type: 'readFailed' };
+  | { type: 'read'; seq: number; rows: LedgerRow[] };
 
 export type LiveEffect =
   | { type: 'join' }
@@ -69,85 +64,55 @@ export type LiveEffect =
   /** Read what was committed after `after`, and the open signals' current rows. */
   | { type: 'fill'; after: number };
 
-export const initialLive: LiveState = {
-  status: 'connecting',
-  attempt: 0,
-  seq: null,
-  reading: false,
-  again: false,
-  waiting: false,
-};
+export const initialLive: LiveState = { status: 'connecting', attempt: 0, seq: null, waiting: false };
 
-/** The read a (re)join or a detected gap asks for, unless one is on its way (then it runs after). */
-function read(state: LiveState): [LiveState, LiveEffect[]] {
-  if (state.reading) return [{ ...state, again: true }, []];
-  return [
-    { ...state, reading: true, again: false },
-    [state.seq === null ? { type: 'readAll' } : { type: 'fill', after: state.seq }],
-  ];
-}
+/**
+ * The read a (re)join or a skipped seq asks for: after the seq held, or everything while none is known. Reads may
+ * overlap: applying is idempotent, and the seq held only grows.
+ */
+const read = (state: LiveState): LiveEffect =>
+  state.seq === null ? { type: 'readAll' } : { type: 'fill', after: state.seq };
 
-/** After a disconnect: leave what is left of the channel, wait the next delay, then join again. */
-function lose(state: LiveState): [LiveState, LiveEffect[]] {
-  if (state.waiting) return [state, []];
-  return [
-    { ...state, status: 'reconnecting', waiting: true, attempt: state.attempt + 1 },
-    [{ type: 'leave' }, { type: 'wait', ms: rejoinDelay(state.attempt) }],
-  ];
-}
+const step = (state: LiveState, effects: LiveEffect[] = []) => ({ state, effects });
 
 export function liveStep(state: LiveState, input: LiveInput): { state: LiveState; effects: LiveEffect[] } {
-  if (state.status === 'stopped' && input.type !== 'start' && input.type !== 'read' && input.type !== 'readFailed') {
-    return { state, effects: [] };
-  }
-  const done = (next: LiveState, effects: LiveEffect[] = []) => ({ state: next, effects });
+  if (state.status === 'stopped' && input.type !== 'start') return step(state);
   switch (input.type) {
-    case 'start': {
+    case 'start':
       // The feed is read at once, whether or not the socket joins; the join then fills what came between.
-      const [next, effects] = read({ ...state, status: 'connecting' });
-      return done(next, [{ type: 'join' }, ...effects]);
-    }
+      return step({ ...state, status: 'connecting' }, [{ type: 'join' }, read(state)]);
     case 'stop':
-      return done({ ...state, status: 'stopped', waiting: false }, [{ type: 'leave' }]);
-    case 'joined': {
+      return step({ ...state, status: 'stopped', waiting: false }, [{ type: 'leave' }]);
+    case 'joined':
       // Joined (or joined again): whatever was broadcast before this moment is read from REST.
-      const [next, effects] = read({ ...state, status: 'live', attempt: 0, waiting: false });
-      return done(next, effects);
-    }
-    case 'lost': {
-      const [next, effects] = lose(state);
-      return done(next, effects);
-    }
+      return step({ ...state, status: 'live', attempt: 0, waiting: false }, [read(state)]);
+    case 'lost':
+      // A disconnect, or a failed read (the gap is still open, so the rejoin reads again): leave what is left of
+      // the channel, wait the next delay, then join again (one wait however many reports come).
+      if (state.waiting) return step(state);
+      return step({ ...state, status: 'reconnecting', waiting: true, attempt: state.attempt + 1 }, [
+        { type: 'leave' },
+        { type: 'wait', ms: rejoinDelay(state.attempt) },
+      ]);
     case 'timer':
-      if (!state.waiting) return done(state);
-      return done({ ...state, waiting: false }, [{ type: 'join' }]);
+      return state.waiting ? step({ ...state, waiting: false }, [{ type: 'join' }]) : step(state);
     case 'signal': {
       const { seq, signal } = input.message;
       const apply: LiveEffect = { type: 'apply', rows: [{ row: signal, kinds: [], version: 0 }] };
-      if (state.seq === null || seq <= state.seq) return done(state, [apply]);
-      if (seq === state.seq + 1 && !state.reading) return done({ ...state, seq }, [apply]);
-      // A commitment seq skipped (a broadcast lost) or a read on its way: read after the last seq held.
-      const [next, effects] = read(state);
-      return done(next, [apply, ...effects]);
+      if (state.seq === null) return step(state, [apply]);
+      // The next seq (or one held already) moves the seq on; a skipped one (a broadcast lost) reads the gap.
+      if (seq <= state.seq + 1) return step({ ...state, seq: Math.max(state.seq, seq) }, [apply]);
+      return step(state, [apply, read(state)]);
     }
     case 'event': {
       const { seq, event, signal } = input.message;
-      return done(state, [{ type: 'apply', rows: [{ row: signal, kinds: [event.kind], version: seq }] }]);
+      return step(state, [{ type: 'apply', rows: [{ row: signal, kinds: [event.kind], version: seq }] }]);
     }
-    case 'read': {
-      const held = { ...state, reading: false, seq: Math.max(state.seq ?? 0, input.seq) };
-      const effects: LiveEffect[] = input.rows.length ? [{ type: 'apply', rows: input.rows }] : [];
-      if (state.status === 'stopped' || !state.again) return done(held, effects);
-      const [next, more] = read(held);
-      return done(next, [...effects, ...more]);
-    }
-    case 'readFailed': {
-      // The gap is still open: treat it as a disconnect, so the rejoin reads again.
-      const held = { ...state, reading: false, again: false };
-      if (state.status === 'stopped') return done(held);
-      const [next, effects] = lose(held);
-      return done(next, effects);
-    }
+    case 'read':
+      return step(
+        { ...state, seq: Math.max(state.seq ?? 0, input.seq) },
+        input.rows.length ? [{ type: 'apply', rows: input.rows }] : [],
+      );
   }
 }
 
@@ -181,7 +146,7 @@ export function createSignalLive(deps: SignalLiveDeps) {
 
   async function readAll(): Promise<void> {
     const seq = await deps.feed.refresh();
-    send(seq === null ? { type: 'readFailed' } : { type: 'read', seq, rows: [] });
+    send(seq === null ? { type: 'lost' } : { type: 'read', seq, rows: [] });
   }
 
   function run(effect: LiveEffect): void {
@@ -207,12 +172,10 @@ export function createSignalLive(deps: SignalLiveDeps) {
         void readAll();
         return;
       case 'fill':
+        // A refused read counts as a disconnect: the rejoin reads again.
         deps.fill(effect.after, deps.feed.openIds()).then(
           (found) => (found ? send({ type: 'read', ...found }) : void readAll()),
-          (err: unknown) => {
-            console.error('Signal feed gap fill failed:', err);
-            send({ type: 'readFailed' });
-          },
+          () => send({ type: 'lost' }),
         );
         return;
     }
@@ -223,7 +186,6 @@ export function createSignalLive(deps: SignalLiveDeps) {
     /** Reads the feed and joins the topic. */
     start: () => send({ type: 'start' }),
     stop: () => send({ type: 'stop' }),
-    send,
   };
 }
 

@@ -316,13 +316,6 @@ describe('applying rows', () => {
     expect(next.changes.map((c) => c.kind)).toEqual(change ? [change] : []);
   });
 
-  it('keeps a hit it knew when a later state no longer shows it by status', () => {
-    const next = applyRows(shown(), [
-      { row: row({ id: 'a', status: 'tp1_hit', current_stop: 1.085 }), kinds: ['stop_moved'], version: 6 },
-    ]);
-    expect(next.open[0].hits).toEqual([true, false, false]);
-  });
-
   it('keeps the history to its limit', () => {
     const many = Array.from({ length: HISTORY_LIMIT }, (_, i) =>
       toFeedSignal(row({ id: `h${i}`, status: 'expired', closed_at: '2026-11-26T09:00:00Z' })),

@@ -55,35 +55,36 @@ describe('the live state machine', () => {
       'start: joins and reads the feed at once',
       initialLive,
       { type: 'start' },
-      { status: 'connecting', reading: true },
+      { status: 'connecting' },
       [{ type: 'join' }, { type: 'readAll' }],
     ],
     [
-      'joined while the first read is on its way: fills after it',
-      { ...initialLive, reading: true },
-      { type: 'joined' },
-      { status: 'live', reading: true, again: true },
-      [],
-    ],
-    [
-      'the first read ends with a fill pending: fills after its seq',
-      { ...initialLive, status: 'live', reading: true, again: true },
-      { type: 'read', seq: 5, rows: [] },
-      { status: 'live', seq: 5, reading: true, again: false },
-      [{ type: 'fill', after: 5 }],
-    ],
-    [
-      'joined with no seq yet and nothing reading: reads the feed',
+      'joined before any read ended: reads the feed (again)',
       initialLive,
       { type: 'joined' },
-      { status: 'live', reading: true },
+      { status: 'live' },
       [{ type: 'readAll' }],
     ],
+    [
+      'a read ends: the seq held moves to what it read, its rows applied',
+      live({ seq: 5 }),
+      { type: 'read', seq: 9, rows: [{ row: row(), kinds: [], version: 0 }] },
+      { seq: 9 },
+      [apply([{ row: row(), kinds: [], version: 0 }])],
+    ],
+    [
+      'an older read ends later: the seq held never goes back',
+      live({ seq: 9 }),
+      { type: 'read', seq: 5, rows: [] },
+      { seq: 9 },
+      [],
+    ],
+    ['the first read ends: the seq is known', initialLive, { type: 'read', seq: 5, rows: [] }, { seq: 5 }, []],
     [
       'rejoined: fills after the last seq held, the delays start again',
       live({ status: 'reconnecting', attempt: 3 }),
       { type: 'joined' },
-      { status: 'live', attempt: 0, reading: true },
+      { status: 'live', attempt: 0 },
       [{ type: 'fill', after: 5 }],
     ],
     [
@@ -139,15 +140,15 @@ describe('the live state machine', () => {
       'a commitment seq skipped: applied, and a fill after the seq held',
       live(),
       signal(8),
-      { seq: 5, reading: true },
+      { seq: 5 },
       [apply([{ row: row({ id: 's-8' }), kinds: [], version: 0 }]), { type: 'fill', after: 5 }],
     ],
     [
-      'a signal while a fill is on its way: applied, another fill after it',
-      live({ reading: true }),
-      signal(6),
-      { seq: 5, reading: true, again: true },
-      [apply([{ row: row({ id: 's-6' }), kinds: [], version: 0 }])],
+      'a signal before the first read ended: applied, the seq left to the read',
+      initialLive,
+      signal(3),
+      { seq: null },
+      [apply([{ row: row({ id: 's-3' }), kinds: [], version: 0 }])],
     ],
     [
       'an event: its signal row applied at the event seq',
@@ -160,17 +161,10 @@ describe('the live state machine', () => {
       [apply([{ row: row({ status: 'tp1_hit' }), kinds: ['tp1_hit'], version: 40 }])],
     ],
     [
-      'a fill ends: its rows applied, seq moves to what it read',
-      live({ reading: true }),
-      { type: 'read', seq: 9, rows: [{ row: row(), kinds: [], version: 0 }] },
-      { seq: 9, reading: false },
-      [apply([{ row: row(), kinds: [], version: 0 }])],
-    ],
-    [
-      'a fill fails: Reconnecting, so the rejoin fills again',
-      live({ reading: true, again: true }),
-      { type: 'readFailed' },
-      { status: 'reconnecting', reading: false, again: false, waiting: true, attempt: 1 },
+      'a read fails (reported as lost): Reconnecting, so the rejoin reads again',
+      live(),
+      { type: 'lost' },
+      { status: 'reconnecting', waiting: true, attempt: 1 },
       [{ type: 'leave' }, { type: 'wait', ms: 1000 }],
     ],
     [
@@ -192,7 +186,7 @@ describe('the live state machine', () => {
       'started again after a stop',
       live({ status: 'stopped' }),
       { type: 'start' },
-      { status: 'connecting', reading: true },
+      { status: 'connecting' },
       [{ type: 'join' }, { type: 'fill', after: 5 }],
     ],
   ])('%s', (_, state, input, expected, effects) => {
@@ -295,6 +289,7 @@ describe('the live source', () => {
     expect(h.feed.$changes.get()).toMatchObject({ n: 1, changes: [{ kind: 'new', signal: { id: 'new' } }] });
     // One fill, the join's (what came between the first read and the join); none for the broadcasts.
     expect(h.fills).toEqual([1]);
+    expect(h.liveSource.$live.get().seq).toBe(2);
   });
 
   it('applies an event to the signal it moves', async () => {

@@ -31,12 +31,6 @@ const STATUS_KEY = {
   cancelled: 'statusCancelled',
 } as const;
 const RESULT_KEY = { win: 'resultWin', loss: 'resultLoss', flat: 'resultFlat' } as const;
-const LIVE_KEY = {
-  connecting: 'liveConnecting',
-  live: 'liveOn',
-  reconnecting: 'liveReconnecting',
-  stopped: 'liveReconnecting',
-} as const;
 /** How long a changed signal stays marked. */
 const MARK_MS = 4000;
 
@@ -131,7 +125,7 @@ export default function SignalFeed({
         </div>
       </div>
       <p className="mt-2 text-muted">{labels.feedLead}</p>
-      <p aria-live="polite" aria-atomic="true" className="sr-only">
+      <p aria-live="polite" className="sr-only">
         {said}
       </p>
       {state.status === 'error' && (
@@ -164,7 +158,7 @@ function LiveBadge({ labels, live }: { labels: Labels; live: SignalLive }) {
         aria-hidden="true"
         className={`size-2 rounded-full ${on ? 'bg-accent' : 'bg-gold motion-safe:animate-pulse'}`}
       />
-      {labels[LIVE_KEY[status]]}
+      {on ? labels.liveOn : status === 'connecting' ? labels.liveConnecting : labels.liveReconnecting}
     </p>
   );
 }
