@@ -5,65 +5,18 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../../database.types.ts';
 import type { Env } from '../_shared/env.ts';
+import { type UnsubscribeKey, unsubscribeTokenKey } from '../_shared/unsubscribe-token.ts';
 import { type RequestMeta, recordConsentEvent } from './consent-events.ts';
 import type { TABLE } from './newsletter.ts';
+
+export type { UnsubscribeKey };
 
 /** The path under the function that unsubscribes: /functions/v1/newsletter-signup/unsubscribe. */
 export const UNSUBSCRIBE_PATH = 'unsubscribe';
 
-/** A secret shorter than this is refused: the token is only as strong as the key. */
-const MIN_SECRET_LENGTH = 32;
-
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** 32 bytes of HMAC in base64url: 43 characters. */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
-/** What the token signs: a label (so that the key signs nothing else by mistake) and the row's id. */
-const signed = (id: string) => new TextEncoder().encode(`newsletter-unsubscribe:v1:${id}`);
-
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
-
-export interface UnsubscribeKey {
-  token(id: string): Promise<string>;
-  /** Whether `token` is the one for `id` (compared in constant time by WebCrypto's verify). */
-  check(id: string, token: string): Promise<boolean>;
-}
-
-/** The HMAC key from UNSUBSCRIBE_SECRET; throws naming the secret when it is missing or short. */
-export async function unsubscribeKey(env: Env): Promise<UnsubscribeKey> {
-  const secret = env.get('UNSUBSCRIBE_SECRET')?.trim() ?? '';
-  if (secret.length < MIN_SECRET_LENGTH) {
-    throw new Error(
-      `UNSUBSCRIBE_SECRET must be set to a random value of at least ${MIN_SECRET_LENGTH} characters ` +
-        '(e.g. openssl rand -base64 32): it signs the unsubscribe links',
-    );
-  }
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign', 'verify'],
-  );
-  return {
-    async token(id) {
-      return base64url(new Uint8Array(await crypto.subtle.sign('HMAC', key, signed(id.toLowerCase()))));
-    },
-    async check(id, token) {
-      if (!UUID_SHAPE.test(id) || !TOKEN_SHAPE.test(token)) return false;
-      return crypto.subtle.verify('HMAC', key, fromBase64url(token), signed(id));
-    },
-  };
-}
+/** The key of the newsletter's links: its label keeps its tokens apart from any other link's. */
+export const unsubscribeKey = (env: Env): Promise<UnsubscribeKey> =>
+  unsubscribeTokenKey(env, 'newsletter-unsubscribe:v1:');
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 

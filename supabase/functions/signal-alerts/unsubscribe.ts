@@ -6,63 +6,16 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../../database.types.ts';
 import type { Env } from '../_shared/env.ts';
 import { readRawBody } from '../_shared/http.ts';
+import { type UnsubscribeKey, unsubscribeTokenKey } from '../_shared/unsubscribe-token.ts';
 
 /** The path under the function that turns alerts off: /functions/v1/signal-alerts/unsubscribe. */
 export const UNSUBSCRIBE_PATH = 'unsubscribe';
 
-/** A secret shorter than this is refused: the token is only as strong as the key. */
-const MIN_SECRET_LENGTH = 32;
+export type AlertsUnsubscribeKey = UnsubscribeKey;
 
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** 32 bytes of HMAC in base64url: 43 characters. */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
-/** What the token signs: a label of its own (the newsletter signs `newsletter-unsubscribe:v1:`) and the member. */
-const signed = (userId: string) => new TextEncoder().encode(`signal-alerts-unsubscribe:v1:${userId}`);
-
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
-
-export interface AlertsUnsubscribeKey {
-  token(userId: string): Promise<string>;
-  /** Whether `token` is the one for `userId` (compared in constant time by WebCrypto's verify). */
-  check(userId: string, token: string): Promise<boolean>;
-}
-
-/** The HMAC key from UNSUBSCRIBE_SECRET; throws naming the secret when it is missing or short. */
-export async function alertsUnsubscribeKey(env: Env): Promise<AlertsUnsubscribeKey> {
-  const secret = env.get('UNSUBSCRIBE_SECRET')?.trim() ?? '';
-  if (secret.length < MIN_SECRET_LENGTH) {
-    throw new Error(
-      `UNSUBSCRIBE_SECRET must be set to a random value of at least ${MIN_SECRET_LENGTH} characters ` +
-        '(e.g. openssl rand -base64 32): it signs the unsubscribe links',
-    );
-  }
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign', 'verify'],
-  );
-  return {
-    async token(userId) {
-      return base64url(new Uint8Array(await crypto.subtle.sign('HMAC', key, signed(userId.toLowerCase()))));
-    },
-    async check(userId, token) {
-      if (!UUID_SHAPE.test(userId) || !TOKEN_SHAPE.test(token)) return false;
-      return crypto.subtle.verify('HMAC', key, fromBase64url(token), signed(userId));
-    },
-  };
-}
+/** The key of the alert mails' links: a label of its own, so a newsletter token never works here nor the other way. */
+export const alertsUnsubscribeKey = (env: Env): Promise<AlertsUnsubscribeKey> =>
+  unsubscribeTokenKey(env, 'signal-alerts-unsubscribe:v1:');
 
 /** The unsubscribe URL of one member, on the API's public URL. */
 export function alertsUnsubscribeUrl(apiUrl: string, userId: string, token: string): string {
