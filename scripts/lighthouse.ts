@@ -1,8 +1,8 @@
 // `npm run lighthouse`: Lighthouse (mobile preset) on every public page of the built site, median of three runs
 // per category, printed as a table. `npm run lighthouse -- /news /faq` measures only the pages named.
 // Every page is measured as a visitor sees it: a fresh local stack (temporary DATA_DIR), the fixture feeds on
-// 127.0.0.1 so the news pages show real cards (the investing page from the real-world fixture: HTML in long
-// descriptions, pictures that answer 404 or drop the connection), and the site built against that stack
+// 127.0.0.1 so the news pages show real cards (the investing page a full feed: 20 articles, each with a picture and a
+// 300-character description; LIGHTHOUSE_INVESTING_FEED=real-world.xml for the fixture with HTML in long descriptions), and the site built against that stack
 // (dist-lighthouse/) and served as `npm start` serves it. Next to the scores: the median LCP and the median of
 // each run's longest main-thread task (Lighthouse's long-tasks audit, 4x CPU throttle), then every run's scores,
 // LCP and longest task. RUNS sets the number of runs per page; LIGHTHOUSE_SITE_PORT and
@@ -89,7 +89,7 @@ const stack = await startStack(
       PORT: String(ports.site),
       DATABASE_URL: '',
       NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
-      INVESTING_FEED_URL: feeds.feedUrl('real-world.xml'),
+      INVESTING_FEED_URL: feeds.feedUrl(process.env.LIGHTHOUSE_INVESTING_FEED ?? 'investing.xml'),
     },
     {
       ports: { api: ports.api, db: await freePort(), mailWeb: await freePort(), smtp: await freePort() },
