@@ -5,8 +5,8 @@
 // Each page already carries Astro's CSP <meta> (script-src and style-src with the hashes of its inline
 // scripts and styles, frame-src where a page embeds a widget). A browser enforces a header policy and a
 // meta policy together, so the header policy of a page is its meta policy plus what a meta cannot say or
-// does not say: default-src, connect-src (the Supabase API), img-src, frame-ancestors, base-uri,
-// form-action, object-src. No 'unsafe-inline' for scripts or styles anywhere: a page whose meta has one
+// does not say: default-src, connect-src (the Supabase API and its Realtime WebSocket), img-src,
+// frame-ancestors, base-uri, form-action, object-src. No 'unsafe-inline' for scripts or styles anywhere: a page whose meta has one
 // stops the build.
 
 export type Directives = Map<string, string[]>;
@@ -72,6 +72,14 @@ export function sourceOrigin(url: string): string {
 }
 
 /**
+ * The WebSocket origin of an API URL (http -> ws, https -> wss), for Realtime: browsers do not all let an http(s)
+ * source cover ws(s) (Chromium refuses ws://host for http://host).
+ */
+export function websocketOrigin(url: string): string {
+  return sourceOrigin(url).replace(/^http/, 'ws');
+}
+
+/**
  * A page's header policy: fixed directives, then the page's own script-src, style-src and frame-src from its
  * meta (a page without an embed gets frame-src 'none'). Throws when the meta allows inline code by
  * 'unsafe-inline' or 'unsafe-hashes', or names no script-src.
@@ -90,7 +98,7 @@ export function pagePolicy(meta: string, options: HeaderOptions): string {
     // News pictures come from the feeds' own hosts.
     ['img-src', ["'self'", 'data:', 'https:']],
     ['font-src', ["'self'"]],
-    ['connect-src', ["'self'", sourceOrigin(options.supabaseUrl)]],
+    ['connect-src', ["'self'", sourceOrigin(options.supabaseUrl), websocketOrigin(options.supabaseUrl)]],
     ['frame-src', own.get('frame-src') ?? ["'none'"]],
     ['frame-ancestors', ["'none'"]],
     ['base-uri', ["'self'"]],

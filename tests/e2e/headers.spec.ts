@@ -31,7 +31,11 @@ for (const route of ['/', '/faq/', '/auth', '/trading-ideas', '/dashboard/']) {
     expect(header.get('script-src')).toEqual(meta.get('script-src'));
     expect(header.get('style-src')).toEqual(meta.get('style-src'));
     expect(header.get('frame-ancestors')).toEqual(["'none'"]);
-    expect(header.get('connect-src')).toEqual(["'self'", new URL(API).origin]);
+    expect(header.get('connect-src')).toEqual([
+      "'self'",
+      new URL(API).origin,
+      new URL(API).origin.replace(/^http/, 'ws'),
+    ]);
     expect(headers['content-security-policy']).not.toContain('unsafe-inline');
     const chart = route === '/trading-ideas';
     // The chart widget's one script URL on /trading-ideas, never the whole origin it is served from.

@@ -46,8 +46,12 @@ describe('pagePolicy', () => {
     expect(plain.get('object-src')).toEqual(["'none'"]);
   });
 
-  it('allows the Supabase API origin in connect-src', () => {
-    expect(plain.get('connect-src')).toEqual(["'self'", 'https://abcdefghijklmnopqrst.supabase.co']);
+  it('allows the Supabase API origin and its Realtime WebSocket origin in connect-src', () => {
+    expect(plain.get('connect-src')).toEqual([
+      "'self'",
+      'https://abcdefghijklmnopqrst.supabase.co',
+      'wss://abcdefghijklmnopqrst.supabase.co',
+    ]);
   });
 
   it('names the chart widget only on the page whose meta does', () => {
