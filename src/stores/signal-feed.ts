@@ -227,61 +227,6 @@ export function historyPairs(closed: FeedSignal[]): string[] {
   return [...new Set(closed.map((s) => s.pair))].sort();
 }
 
-export const CSV_COLUMNS = [
-  'id',
-  'tier',
-  'pair',
-  'direction',
-  'timeframe',
-  'entry',
-  'stop_loss',
-  'stop_in_force',
-  'tp1',
-  'tp2',
-  'tp3',
-  'issued_at',
-  'closed_at',
-  'status',
-  'exit',
-  'pips',
-  'result',
-] as const;
-
-function csvCell(value: string | number | null): string {
-  const text = value === null ? '' : String(value);
-  // Quoted when it holds a separator, a quote or a line break; a leading = + - @ is kept from spreadsheets' formulas.
-  const safe = /^[=+\-@]/.test(text) && typeof value === 'string' ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-/** The rows as CSV: a header of CSV_COLUMNS, one line per signal, CRLF line ends (RFC 4180). */
-export function historyCsv(rows: FeedSignal[]): string {
-  const lines = rows.map((s) =>
-    [
-      s.id,
-      s.tier,
-      s.pair,
-      s.direction,
-      s.timeframe,
-      s.entry,
-      s.stopLoss,
-      s.currentStop,
-      s.tp[0],
-      s.tp[1],
-      s.tp[2],
-      s.issuedAt,
-      s.closedAt,
-      s.status,
-      s.exit,
-      s.pips,
-      s.result,
-    ]
-      .map(csvCell)
-      .join(','),
-  );
-  return [CSV_COLUMNS.join(','), ...lines].map((l) => `${l}\r\n`).join('');
-}
-
 /** The feed's state and actions; one per island. */
 export function createSignalFeed(deps: SignalFeedDeps) {
   const $feed = atom<FeedState>({ status: 'idle', open: [], closed: [] });
@@ -371,17 +316,10 @@ export function createSignalFeed(deps: SignalFeedDeps) {
     $filters.set({ ...$filters.get(), [key]: value });
   }
 
-  /** Downloads what the filters show as signals-history.csv. */
-  function exportCsv(doc: Document = document): void {
-    const blob = new Blob([historyCsv($history.get())], { type: 'text/csv;charset=utf-8' });
-    const url = URL.createObjectURL(blob);
-    const link = doc.createElement('a');
-    link.href = url;
-    link.download = 'signals-history.csv';
-    doc.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+  /** Downloads what the filters show as signals-history.csv; the CSV code loads on the first press. */
+  async function exportCsv(doc: Document = document): Promise<void> {
+    const { downloadCsv } = await import('./signal-csv.ts');
+    downloadCsv($history.get(), doc);
   }
 
   return { $feed, $filters, $history, $changes, refresh, apply, openIds, setFilter, exportCsv };

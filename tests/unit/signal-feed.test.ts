@@ -1,15 +1,14 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { describe, expect, it } from 'vitest';
 import { pipSize, pips } from '../../src/lib/signal-format.ts';
+import { CSV_COLUMNS, historyCsv } from '../../src/stores/signal-csv.ts';
 import {
   applyRows,
-  CSV_COLUMNS,
   createSignalFeed,
   FILL_LIMIT,
   fillAfter,
   filterHistory,
   HISTORY_LIMIT,
-  historyCsv,
   historyPairs,
   toFeedSignal,
 } from '../../src/stores/signal-feed.ts';

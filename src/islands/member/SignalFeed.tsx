@@ -142,7 +142,7 @@ export default function SignalFeed({
         ready={state.status !== 'idle'}
         marked={marked}
         onFilter={feed.setFilter}
-        onExport={() => feed.exportCsv()}
+        onExport={() => void feed.exportCsv()}
       />
     </section>
   );
