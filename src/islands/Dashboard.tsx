@@ -3,6 +3,7 @@ import { useState } from 'react';
 import Button from '../components/ui/Button.tsx';
 import type { CardContent, MemberFrame } from '../lib/member-content.ts';
 import { $profile } from '../stores/profile.ts';
+import { browserLiveSocket } from '../stores/signal-live-browser.ts';
 import { supabase } from '../stores/supabase.ts';
 import ComingSoonCards from './member/ComingSoonCards.tsx';
 import type { DashboardLabels } from './member/labels.ts';
@@ -56,7 +57,7 @@ function DashboardContent({ labels, tools, signInHref }: Omit<Props, 'frame'> & 
   ];
   return (
     <>
-      <SignalFeed labels={labels} reader={{ from: supabase().from }} />
+      <SignalFeed labels={labels} reader={{ from: supabase().from }} socket={browserLiveSocket(supabase())} />
       <ComingSoonCards heading={tools.heading} cards={tools.cards} />
       <section aria-labelledby="account-status" className="mt-10 rounded-2xl border border-navy-700 bg-navy-900 p-6">
         <h2 id="account-status" className="text-2xl font-semibold">

@@ -1,0 +1,135 @@
+import { type Browser, expect as baseExpect, type Page, test } from '@playwright/test';
+import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
+import { labels } from '../content.ts';
+import { axeViolations } from './checks.ts';
+import { API } from './env.ts';
+import { postToLedger } from './ledger.ts';
+
+// The live dashboard against the real stack and its Realtime: two members in two browsers, each on /dashboard;
+// signals and events posted through signals-ingest (signed as the engine signs them) appear on both without a
+// reload, and a connection cut while a signal is posted catches up once it is back.
+
+test.describe.configure({ timeout: 90_000 });
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+const dashboard = labels('dashboard');
+const SESSION_KEY = 'sb-127-auth-token';
+const PASSWORD = 'Str0ng!Passw0rd';
+const service = { apikey: DEMO_SERVICE_ROLE_KEY, Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}` };
+
+const run = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+/** A pair no other test posts: three letters from Q to Z (never USD or JPY) against CHF. */
+const pair = () =>
+  `${Array.from({ length: 3 }, () => String.fromCharCode(81 + Math.floor(Math.random() * 10))).join('')}/CHF`;
+const now = () => new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
+
+const opened = (id: string, onPair: string) => ({
+  type: 'signal.opened',
+  id,
+  tier: 'growth',
+  pair: onPair,
+  direction: 'BUY',
+  entry: 0.885,
+  stop_loss: 0.88,
+  take_profit: [0.89, 0.895, 0.9],
+  timeframe: 'H4',
+  issued_at: now(),
+});
+
+/** A new member's dashboard in a browser context of its own, with the feed hydrated. */
+async function memberDashboard(browser: Browser, name: string): Promise<Page> {
+  const email = `live-${name}-${run}@example.com`;
+  const created = await fetch(`${API}/auth/v1/admin/users`, {
+    method: 'POST',
+    headers: { ...service, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD, email_confirm: true }),
+  });
+  expect(created.status).toBe(200);
+  const grant = await fetch(`${API}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  expect(grant.status).toBe(200);
+  const session = await grant.text();
+  const page = await (await browser.newContext()).newPage();
+  await page.goto('/about-us');
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_KEY, session]);
+  await page.goto('/dashboard');
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  return page;
+}
+
+const feedOf = (page: Page) => page.getByRole('region', { name: dashboard('feedHeading') });
+const cardOf = (page: Page, onPair: string) => feedOf(page).getByRole('listitem').filter({ hasText: onPair });
+const statusOf = (page: Page) => feedOf(page).locator('[data-live-status]');
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
+
+test('two members see a posted signal and its TP1 without a reload; the status reads Live', async ({ browser }) => {
+  const pages = [await memberDashboard(browser, 'a'), await memberDashboard(browser, 'b')];
+  for (const page of pages) {
+    await expect(statusOf(page)).toHaveText(dashboard('liveOn'));
+    // A mark on the document: a reload would lose it.
+    await page.evaluate(() => Object.assign(window, { loadedOnce: true }));
+  }
+
+  const onPair = pair();
+  const id = `e2e-live-${run}`;
+  await postToLedger(opened(id, onPair));
+  for (const page of pages) {
+    const card = cardOf(page, onPair);
+    await expect(card).toBeVisible();
+    await expect(card).toContainText(dashboard('tierGrowth'));
+    await expect(card).toContainText(dashboard('statusActive'));
+    await expect(card.getByText(`✓ ${dashboard('tpHit')}`)).toHaveCount(0);
+    // Said once to screen readers, politely.
+    await expect(feedOf(page).locator('[aria-live="polite"]')).toHaveText(
+      fill(dashboard('liveNew'), { pair: onPair, direction: 'BUY', tier: dashboard('tierGrowth') }),
+    );
+  }
+
+  await postToLedger({ type: 'signal.event', id: `${id}-tp1`, signal_id: id, kind: 'tp1_hit', price: 0.89, at: now() });
+  for (const page of pages) {
+    const card = cardOf(page, onPair);
+    await expect(card).toContainText(dashboard('statusTp1'));
+    await expect(card.getByText(`✓ ${dashboard('tpHit')}`)).toHaveCount(1);
+    await expect(card).toHaveAttribute('data-changed', 'true');
+    await expect(feedOf(page).locator('[aria-live="polite"]')).toHaveText(
+      fill(dashboard('liveStatusChanged'), { pair: onPair, direction: 'BUY', status: dashboard('statusTp1') }),
+    );
+    await expect(statusOf(page)).toHaveText(dashboard('liveOn'));
+  }
+  // Nothing reloaded: each page still holds the document it loaded.
+  for (const page of pages) expect(await page.evaluate(() => 'loadedOnce' in window)).toBe(true);
+  expect(await axeViolations(pages[0])).toEqual([]);
+});
+
+test('a signal posted while the connection is cut appears once it is back', async ({ browser }) => {
+  const page = await memberDashboard(browser, 'cut');
+  // Every Realtime socket of the page goes through this route: while `down`, the server end is closed at once.
+  let down = false;
+  const open = new Set<{ close: () => Promise<void> }>();
+  await page.routeWebSocket(/\/realtime\/v1\/websocket/, (ws) => {
+    if (down) return void ws.close();
+    const server = ws.connectToServer();
+    open.add(server);
+  });
+  await page.reload();
+  await expect(statusOf(page)).toHaveText(dashboard('liveOn'));
+  await page.evaluate(() => Object.assign(window, { loadedOnce: true }));
+
+  down = true;
+  for (const server of open) await server.close();
+  await expect(statusOf(page)).toHaveText(dashboard('liveReconnecting'));
+
+  const onPair = pair();
+  await postToLedger(opened(`e2e-missed-${run}`, onPair));
+  // Not delivered while cut: nothing shows it until the feed is back.
+  await expect(cardOf(page, onPair)).toHaveCount(0);
+
+  down = false;
+  await expect(statusOf(page)).toHaveText(dashboard('liveOn'), { timeout: 30_000 });
+  await expect(cardOf(page, onPair)).toBeVisible();
+  expect(await page.evaluate(() => 'loadedOnce' in window)).toBe(true);
+});
