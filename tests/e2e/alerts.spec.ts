@@ -1,10 +1,10 @@
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
-import { API, MAIL_API } from './env.ts';
+import { MAIL_API } from './env.ts';
 import { postToLedger } from './ledger.ts';
 import { type CaughtMail, sentTo, waitForMail } from './mail.ts';
+import { signInNewMember } from './members.ts';
 
 // Email alerts against the real stack: a member saves Notification Preferences in Settings, signals posted through
 // signals-ingest (signed as the engine signs them) reach the member's inbox in the stack's mail catcher through the
@@ -15,9 +15,6 @@ test.describe.configure({ timeout: 120_000 });
 const expect = baseExpect.configure({ timeout: 15_000 });
 
 const settings = labels('settings');
-const SESSION_KEY = 'sb-127-auth-token';
-const PASSWORD = 'Str0ng!Passw0rd';
-const service = { apikey: DEMO_SERVICE_ROLE_KEY, Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}` };
 
 const run = `${Date.now().toString(36)}${process.pid.toString(36)}`;
 /** A pair no other test posts: three random letters from Q to Z (never USD) against USD. */
@@ -38,21 +35,7 @@ const opened = (id: string, tier: string) => ({
 
 async function openSettingsAsNewMember(page: Page): Promise<string> {
   const email = `alerts-${run}@example.com`;
-  const created = await fetch(`${API}/auth/v1/admin/users`, {
-    method: 'POST',
-    headers: { ...service, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, email_confirm: true }),
-  });
-  expect(created.status).toBe(200);
-  const grant = await fetch(`${API}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(grant.status).toBe(200);
-  const session = await grant.json();
-  await page.goto('/about-us');
-  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_KEY, JSON.stringify(session)]);
+  await signInNewMember(page, email);
   await page.goto('/settings');
   await panelReady(page);
   return email;

@@ -1,9 +1,8 @@
 import { type Browser, expect as baseExpect, type Page, test } from '@playwright/test';
-import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
-import { API } from './env.ts';
 import { postToLedger } from './ledger.ts';
+import { signInNewMember } from './members.ts';
 
 // The live dashboard against the real stack and its Realtime: two members in two browsers, each on /dashboard;
 // signals and events posted through signals-ingest (signed as the engine signs them) appear on both without a
@@ -13,9 +12,6 @@ test.describe.configure({ timeout: 90_000 });
 const expect = baseExpect.configure({ timeout: 15_000 });
 
 const dashboard = labels('dashboard');
-const SESSION_KEY = 'sb-127-auth-token';
-const PASSWORD = 'Str0ng!Passw0rd';
-const service = { apikey: DEMO_SERVICE_ROLE_KEY, Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}` };
 
 const run = `${Date.now().toString(36)}${process.pid.toString(36)}`;
 /** A pair no other test posts: three letters from Q to Z (never USD or JPY) against CHF. */
@@ -39,22 +35,8 @@ const opened = (id: string, onPair: string) => ({
 /** A new member's dashboard in a browser context of its own, with the feed hydrated. */
 async function memberDashboard(browser: Browser, name: string): Promise<Page> {
   const email = `live-${name}-${run}@example.com`;
-  const created = await fetch(`${API}/auth/v1/admin/users`, {
-    method: 'POST',
-    headers: { ...service, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, email_confirm: true }),
-  });
-  expect(created.status).toBe(200);
-  const grant = await fetch(`${API}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(grant.status).toBe(200);
-  const session = await grant.text();
   const page = await (await browser.newContext()).newPage();
-  await page.goto('/about-us');
-  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_KEY, session]);
+  await signInNewMember(page, email);
   await page.goto('/dashboard');
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
   return page;

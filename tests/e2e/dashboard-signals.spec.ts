@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
-import { API } from './env.ts';
 import { postToLedger } from './ledger.ts';
+import { signInNewMember } from './members.ts';
 
 // The members' signal feed on /dashboard against the real stack: signals and events are posted through the
 // signals-ingest function, signed as the engine signs them; the member reads them under their own session.
@@ -13,9 +12,6 @@ test.describe.configure({ timeout: 90_000 });
 const expect = baseExpect.configure({ timeout: 15_000 });
 
 const dashboard = labels('dashboard');
-const SESSION_KEY = 'sb-127-auth-token';
-const PASSWORD = 'Str0ng!Passw0rd';
-const service = { apikey: DEMO_SERVICE_ROLE_KEY, Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}` };
 
 /** Pairs no other test posts: three random letters against USD and against JPY. */
 const run = `${Date.now().toString(36)}${process.pid.toString(36)}`;
@@ -54,21 +50,7 @@ const event = (id: string, signalId: string, kind: string, price?: number) => ({
 
 async function signInMember(page: Page): Promise<void> {
   const email = `feed-${run}@example.com`;
-  const created = await fetch(`${API}/auth/v1/admin/users`, {
-    method: 'POST',
-    headers: { ...service, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, email_confirm: true }),
-  });
-  expect(created.status).toBe(200);
-  const grant = await fetch(`${API}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(grant.status).toBe(200);
-  const session = await grant.text();
-  await page.goto('/about-us');
-  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_KEY, session]);
+  await signInNewMember(page, email);
 }
 
 test('a member sees a posted signal after Refresh, its TP1 hit, and closed ones in history to filter and export', async ({
