@@ -173,6 +173,8 @@ test('/trading-ideas: once chosen, a chart TradingView cannot serve says so in i
 });
 
 test('Privacy settings, linked from every footer, withdraws the remembered choice by keyboard', async ({ page }) => {
+  // Two full axe runs take a while on a busy machine.
+  test.setTimeout(60_000);
   const fetched = await standInWidget(page);
   await page.goto('/trading-ideas');
   await page.getByRole('checkbox', { name: t('chartRemember') }).check();

@@ -75,6 +75,8 @@ test('/complaints says how to complain, how long each step takes and where to es
 
 for (const path of ['/terms', '/complaints', '/privacy-settings']) {
   test(`${path} has no axe violations`, async ({ page }) => {
+    // A full axe run takes a while on a busy machine.
+    test.setTimeout(60_000);
     await page.goto(path);
     expect(await axeViolations(page)).toEqual([]);
   });

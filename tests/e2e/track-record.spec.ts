@@ -24,6 +24,8 @@ async function trackRecord(): Promise<TrackRecord> {
 test('the track record shows the figures, the curve, the closed signals and the warning; axe clean', async ({
   page,
 }) => {
+  // Posts, a full axe run: a while on a busy machine.
+  test.setTimeout(60_000);
   const tag = `tr-${randomUUID().slice(0, 8)}`;
   const issued = new Date(Date.now() - 60 * 60_000);
   const iso = (minutes: number) => new Date(issued.getTime() + minutes * 60_000).toISOString();
