@@ -6,7 +6,6 @@
 // problem; exit 1 when there is any.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { load } from 'js-yaml';
 import {
   DEMO_ANON_KEY,
   DEMO_JWT_SECRET,
@@ -29,6 +28,7 @@ import {
   parsePolicy,
 } from '../integrations/security-headers.ts';
 import { companyPlaceholders, companySchema } from '../src/content/company.ts';
+import { parseFrontmatter } from '../src/content/frontmatter.ts';
 import { checkEditorBuild, checkSiteHasNoEditor } from './lib/cms-check.ts';
 
 export type Env = Record<string, string | undefined>;
@@ -504,10 +504,9 @@ export function checkCompany(contentDir: string): string[] {
   const name = `content/${COMPANY_FILE}`;
   const file = join(contentDir, COMPANY_FILE);
   if (!existsSync(file)) return [`${name} is missing: the footer's company details come from it`];
-  const front = readFileSync(file, 'utf8').match(/^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/)?.[1];
   let data: unknown;
   try {
-    data = front === undefined ? {} : load(front);
+    data = parseFrontmatter(readFileSync(file, 'utf8')).frontmatter;
   } catch (err) {
     return [`${name}: ${(err as Error).message}`];
   }

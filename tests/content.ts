@@ -5,11 +5,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { z } from 'astro/zod';
-import { load } from 'js-yaml';
 import { claimResolver, readClaims } from '../src/content/claims.ts';
 import { type ContentCollections, contentCollections } from '../src/content/collections.ts';
+import { parseFrontmatter } from '../src/content/frontmatter.ts';
 
 export { fill } from '../src/lib/fill-template.ts';
+export { parseFrontmatter };
 
 const root = resolve(import.meta.dirname, '..', 'content');
 /** Claim references become the claims' words, as the build makes them (src/content/claims.ts); no warnings here. */
@@ -25,22 +26,6 @@ const schemas = Object.fromEntries(
 
 type Folder = keyof typeof schemas;
 
-/** The frontmatter block as Astro finds it: `---` at the start (after a BOM or blank lines), up to the next. */
-const FRONTMATTER = /(?:^\uFEFF?|^\s*\n)---([\s\S]*?\n)---/;
-
-/**
- * A Markdown file's frontmatter (YAML, read with js-yaml's `load`, as Astro's own loader does) and the text
- * after it. Without a frontmatter block: `{}` and the whole text.
- */
-export function parseFrontmatter(text: string): { frontmatter: Record<string, unknown>; content: string } {
-  const raw = FRONTMATTER.exec(text)?.[1];
-  if (raw === undefined) return { frontmatter: {}, content: text };
-  const parsed = load(raw);
-  return {
-    frontmatter: parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {},
-    content: text.replace(`---${raw}---`, ''),
-  };
-}
 type Data<F extends Folder> = z.output<(typeof schemas)[F]>;
 
 export interface Entry<F extends Folder> {

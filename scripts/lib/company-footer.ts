@@ -5,8 +5,8 @@
 // tests/unit/company-footer.test.ts fails, naming the command, when either no longer matches the settings.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { load } from 'js-yaml';
 import { type CompanyLabels, companyLines, companySchema } from '../../src/content/company.ts';
+import { parseFrontmatter } from '../../src/content/frontmatter.ts';
 
 export const FOOTER_MODULE = 'supabase/functions/_shared/company-footer.ts';
 export const TEMPLATES_DIR = 'supabase/templates';
@@ -15,10 +15,7 @@ const HTML_END = '<!-- /company -->';
 /** A plain-text mail's block follows the signature delimiter, to the end of the file. */
 const TEXT_DELIMITER = '\n-- \n';
 
-const frontmatter = (file: string) => {
-  const raw = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(file, 'utf8'))?.[1] ?? '';
-  return (load(raw) ?? {}) as Record<string, unknown>;
-};
+const frontmatter = (file: string) => parseFrontmatter(readFileSync(file, 'utf8')).frontmatter;
 
 /** The block's lines from the settings under `root`. */
 export function companyFooterLines(root: string): string[] {

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'astro/zod';
-import { load } from 'js-yaml';
+import { parseFrontmatter } from './frontmatter.ts';
 
 /** A day, YYYY-MM-DD; YAML reads an unquoted one as a date, which counts as the same day (UTC). */
 const day = z.preprocess(
@@ -62,7 +62,6 @@ export type ClaimsCheck = 'strict' | 'warn';
 const CLAIM_ID = /^[a-z0-9][a-z0-9-]*$/;
 /** `{claim:<id>}` or `{claim:<id>|<words>}`; words may not hold `}`. */
 const REFERENCE = /\{claim:([^}|]*)(?:\|([^}]*))?\}/g;
-const FRONTMATTER = /(?:^\uFEFF?|^\s*\n)---([\s\S]*?\n)---/;
 
 /** Every claim of `dir` (content/claims), by id; throws naming the file when one does not match the schema. */
 export function readClaims(dir: string): Map<string, Claim> {
@@ -78,7 +77,7 @@ export function readClaims(dir: string): Map<string, Claim> {
     const id = name.slice(0, -3);
     if (!CLAIM_ID.test(id)) throw new Error(`${file}: a claim's file name must be lower-case words and hyphens`);
     const contents = readFileSync(join(dir, name), 'utf8');
-    const parsed = claimSchema.safeParse(load(FRONTMATTER.exec(contents)?.[1] ?? '') ?? {});
+    const parsed = claimSchema.safeParse(parseFrontmatter(contents).frontmatter);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new Error(`${file}: ${issue.path.join('.') || 'frontmatter'} ${issue.message}`);
