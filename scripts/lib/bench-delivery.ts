@@ -6,7 +6,8 @@
 // to the receipt, on one clock (this thread's). Posts 'ready' once every member has joined, then the result.
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import { sign, signingKey } from '../../supabase/functions/signals-ingest/signature.ts';
+import { signingKey } from '../../supabase/functions/signals-ingest/signature.ts';
+import { postSigned } from '../signals-demo.ts';
 
 export interface DeliveryJob {
   apiUrl: string;
@@ -105,21 +106,10 @@ async function run(job: DeliveryJob): Promise<DeliveryResult> {
   for (const [i, payload] of job.posts.entries()) {
     const wait = postStart + i * job.intervalMs - performance.now();
     if (wait > 0) await new Promise((done) => setTimeout(done, wait));
-    const raw = JSON.stringify(payload);
-    const ts = String(Math.floor(Date.now() / 1000));
     postedAt.set(keyOfPost(payload), performance.now());
     inFlight.push(
-      fetch(`${job.apiUrl}/functions/v1/signals-ingest`, {
-        method: 'POST',
-        body: raw,
-        headers: {
-          'Content-Type': 'application/json',
-          'X-Signal-Timestamp': ts,
-          'X-Signal-Signature': await sign(key, ts, raw),
-        },
-      }).then(async (res) => {
-        if (res.status !== 201) refused.push(`${res.status} ${await res.text()}`);
-        else await res.arrayBuffer();
+      postSigned(job.apiUrl, key, payload).then(({ status, body }) => {
+        if (status !== 201) refused.push(`${status} ${body}`);
       }),
     );
   }

@@ -12,9 +12,10 @@ import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { freePort, until } from 'local-supabase/testing';
 import { afterAll, expect, inject, test } from 'vitest';
 import { verifyFromApi } from '../../scripts/lib/ledger-verify.ts';
+import { postSigned } from '../../scripts/signals-demo.ts';
 import { fillAfter, type SignalFeedDeps } from '../../src/stores/signal-feed.ts';
 import type { Database } from '../../supabase/database.types.ts';
-import { sign, signingKey } from '../../supabase/functions/signals-ingest/signature.ts';
+import { signingKey } from '../../supabase/functions/signals-ingest/signature.ts';
 
 const template = inject('template');
 const dataDir = mkdtempSync(join(tmpdir(), 'signals-ledger-kill-'));
@@ -75,20 +76,7 @@ test.skipIf(template.kind !== 'pglite')(
     const ports = { api: await freePort(), db: await freePort(), mail: await freePort(), smtp: await freePort() };
     const url = `http://127.0.0.1:${ports.api}`;
     const key = await signingKey(SECRET);
-    const post = async (payload: object) => {
-      const raw = JSON.stringify(payload);
-      const ts = String(Math.floor(Date.now() / 1000));
-      const res = await fetch(`${url}/functions/v1/signals-ingest`, {
-        method: 'POST',
-        body: raw,
-        headers: {
-          'Content-Type': 'application/json',
-          'X-Signal-Timestamp': ts,
-          'X-Signal-Signature': await sign(key, ts, raw),
-        },
-      });
-      return res.status;
-    };
+    const post = async (payload: object) => (await postSigned(url, key, payload)).status;
 
     // First run: the alert sender is off, so the kill cannot land inside a send (that window is at-least-once and
     // documented in docs/alerts.md); what is queued must be mailed after the restart, once.
