@@ -115,8 +115,6 @@ export interface ClaimResolver {
   text(text: string, where: string): string;
   /** Every string inside `data` resolved as `text` does, the field's path added to `where`. */
   data<T>(data: T, where: string): T;
-  /** The claim shown with exactly these words, if any (e.g. to link a badge to the claim's evidence). */
-  byText(words: string): Claim | undefined;
 }
 
 /**
@@ -128,7 +126,6 @@ export function claimResolver(
   { check, today, warn = console.warn }: { check: ClaimsCheck; today: string; warn?: (message: string) => void },
 ): ClaimResolver {
   const warned = new Set<string>();
-  const shown = new Map<string, Claim>();
   const use = (id: string, where: string): Claim => {
     const claim = claims.get(id);
     if (!claim) throw new Error(`${where}: {claim:${id}} names no claim: create content/claims/${id}.md`);
@@ -145,9 +142,7 @@ export function claimResolver(
   const text = (value: string, where: string) =>
     value.replace(REFERENCE, (_, id: string, words: string | undefined) => {
       const claim = use(id.trim(), where);
-      const shownWords = words?.trim() || claim.text;
-      shown.set(shownWords, claim);
-      return shownWords;
+      return words?.trim() || claim.text;
     });
   const data = <T>(value: T, where: string): T => {
     if (typeof value === 'string') return text(value, where) as T;
@@ -159,11 +154,7 @@ export function claimResolver(
     }
     return value;
   };
-  return {
-    text,
-    data,
-    byText: (words) => shown.get(words) ?? [...claims.values()].find((c) => c.text === words),
-  };
+  return { text, data };
 }
 
 /**

@@ -91,14 +91,6 @@ describe('resolving references', () => {
     expect(warnings[0]).toContain('content/claims/active-traders.md: evidence.source is missing');
     expect(warnings[0]).toContain('a production build refuses it');
   });
-
-  test('a claim is found by the words it was shown with', () => {
-    const { r } = resolver('warn');
-    r.text('{claim:under-a-second|Under 1s delivery}', 'f');
-    expect(r.byText('Under 1s delivery')?.id).toBe('under-a-second');
-    expect(r.byText('100+')?.id).toBe('active-traders');
-    expect(r.byText('something else')).toBeUndefined();
-  });
 });
 
 describe('which builds are strict', () => {
