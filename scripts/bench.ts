@@ -23,11 +23,13 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createClient } from '@supabase/supabase-js';
 import { loadConfig, signJwt, startStack } from 'local-supabase';
-import { freePort } from 'local-supabase/testing';
+import { freePort, sleep } from 'local-supabase/testing';
 import { PUBLISHED_CONSENT_WORDINGS } from '../supabase/functions/_shared/newsletter-consent.ts';
+import { signingKey } from '../supabase/functions/signals-ingest/signature.ts';
 import type { DeliveryJob, DeliveryResult } from './lib/bench-delivery.ts';
 import type { HttpJob, LoadResult, ProfileJob } from './lib/bench-load.ts';
 import { startFeedServer } from './lib/feed-server.ts';
+import { postSigned } from './signals-demo.ts';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 100);
 const NEWS_CONCURRENCY = 50;
@@ -43,6 +45,9 @@ const DELIVERY_MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1000);
 const DELIVERY_POSTS = Number(process.env.BENCH_POSTS ?? 200);
 /** One post every 50 ms: 20 a second, far above what the engine sends, so the fan-out is what is measured. */
 const DELIVERY_INTERVAL_MS = Number(process.env.BENCH_POST_INTERVAL_MS ?? 50);
+/** Members with email alerts on, and signals posted one a second, for the alert mail's latency. */
+const ALERT_MEMBERS = 20;
+const ALERT_POSTS = 20;
 /** Signed signal.opened posts to signals-ingest at this many concurrent posters. */
 const INGEST_CONCURRENCY = 20;
 const INGEST_TOTAL = Number(process.env.BENCH_INGEST ?? 1000);
@@ -280,6 +285,71 @@ async function benchDelivery() {
     `delivery, ${DELIVERY_MEMBERS} members × ${job.posts.length} posts (${result.postsPerSecond.toFixed(1)} posts/s, joined in ${(result.joinMs / 1000).toFixed(1)} s): ` +
       `p50 ${ms(percentile(times, 50))}  p95 ${ms(percentile(times, 95))}  p99 ${ms(percentile(times, 99))}  max ${ms(times.at(-1) ?? 0)}  ` +
       `received ${times.length} of ${result.expected}, lost ${result.lost}`,
+  );
+  await benchAlertMail();
+}
+
+/**
+ * From a signed post to the alert mail in the stack's mail catcher: 20 members with email alerts on, 20 new signals
+ * posted one a second (each on a pair of its own, which the mail's subject names), the alert sender on the schedule
+ * the migration gives it (every 10 s). p50 / p99 / max of (mail received − POST started), and mails missing.
+ */
+async function benchAlertMail() {
+  const admin = createClient(stack.url, stack.config.serviceRoleKey, { auth: { persistSession: false } });
+  const run = Date.now().toString(36);
+  const emails: string[] = [];
+  for (let i = 0; i < ALERT_MEMBERS; i++) {
+    const email = `bench-alerts-${run}-${i}@example.com`;
+    const created = await admin.auth.admin.createUser({ email, password: 'Bench-passw0rd!', email_confirm: true });
+    if (created.error) throw created.error;
+    const prefs = await admin.from('alert_preferences').insert({ user_id: created.data.user.id, email_enabled: true });
+    if (prefs.error) throw new Error(prefs.error.message);
+    emails.push(email);
+  }
+  const key = await signingKey(INGEST_SECRET);
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const postedAt = new Map<string, number>();
+  const issuedAt = new Date(Date.now() - (Date.now() % 1000) - 60_000).toISOString();
+  for (let i = 0; i < ALERT_POSTS; i++) {
+    const pair = `Q${letters[Math.floor(i / 26) % 26]}${letters[i % 26]}/USD`;
+    const t0 = Date.now();
+    const { status, body } = await postSigned(stack.url, key, {
+      type: 'signal.opened',
+      id: `bench-alert-${run}-${i}`,
+      tier: 'growth',
+      pair,
+      direction: 'BUY',
+      entry: 1.085,
+      stop_loss: 1.083,
+      take_profit: [1.087, 1.089, 1.091],
+      timeframe: 'H1',
+      issued_at: issuedAt,
+    });
+    if (status !== 201) throw new Error(`signals-ingest answered ${status}: ${body}`);
+    postedAt.set(pair, t0);
+    await sleep(Math.max(0, t0 + 1000 - Date.now()));
+  }
+  const mailApi = `http://127.0.0.1:${stack.config.ports.mailWeb}/api/v1/messages`;
+  const expected = ALERT_MEMBERS * ALERT_POSTS;
+  const ours = new Set(emails);
+  let latencies: number[] = [];
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const { messages } = (await (await fetch(`${mailApi}?limit=${expected * 2}`)).json()) as {
+      messages: { To: { Address: string }[]; Subject: string; Created: string }[];
+    };
+    latencies = messages.flatMap((m) => {
+      const pair = /BUY (\S+) /.exec(m.Subject)?.[1] ?? '';
+      const t0 = postedAt.get(pair);
+      return t0 !== undefined && m.To.some((to) => ours.has(to.Address)) ? [Date.parse(m.Created) - t0] : [];
+    });
+    if (latencies.length >= expected) break;
+    await sleep(500);
+  }
+  latencies.sort((a, b) => a - b);
+  console.log(
+    `alert mail, ${ALERT_MEMBERS} members × ${ALERT_POSTS} signals (sender every 10 s): p50 ${ms(percentile(latencies, 50))}  ` +
+      `p99 ${ms(percentile(latencies, 99))}  max ${ms(latencies.at(-1) ?? 0)}  received ${latencies.length} of ${expected}`,
   );
 }
 
