@@ -20,6 +20,9 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          // Files share their worker's modules (each still starts its own stack): without it every file paid
+          // for a new process and PGlite's WebAssembly compile again, about 3 s each.
+          isolate: false,
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: [stackSetup],
           testTimeout: 30_000,
