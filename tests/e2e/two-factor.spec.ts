@@ -66,17 +66,23 @@ async function passwordSession(email: string): Promise<Session> {
   return (await response.json()) as Session & Record<string, unknown>;
 }
 
-/** The authenticator app: a code of `secret` that was not used yet, waiting for the next step when needed. */
-const used = new Set<string>();
+/**
+ * The authenticator app: a code of `secret` the auth service has not accepted yet. It accepts the steps next to the
+ * current one too (skew 1), and each step once: the app takes the current step while 2 s of it remain, then the next
+ * one (good until the clock is two steps on), and waits for the clock only when both are used.
+ */
+const lastStep = new Map<string, number>();
 async function appCode(secret: string): Promise<string> {
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
   for (;;) {
-    const left = 30_000 - (Date.now() % 30_000);
-    const code = totp.generate();
-    // Two seconds of margin, so the code is still current when the stack checks it.
-    if (!used.has(`${secret}:${code}`) && left > 2_000) {
-      used.add(`${secret}:${code}`);
-      return code;
+    const now = Date.now();
+    const current = Math.floor(now / 30_000);
+    const left = 30_000 - (now % 30_000);
+    const last = lastStep.get(secret) ?? Number.NEGATIVE_INFINITY;
+    const step = [left > 2_000 ? current : current + 1, current + 1].find((s) => s > last);
+    if (step !== undefined) {
+      lastStep.set(secret, step);
+      return totp.generate({ timestamp: step * 30_000 });
     }
     await sleep(left + 250);
   }
