@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { copy, entries, labels, paragraphs, section } from '../content.ts';
 import { axeViolations } from './checks.ts';
@@ -123,8 +122,7 @@ for (const route of routes) {
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(route.path);
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await context.close();
     });
   });

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { copy, entries, labels, paragraphs, section } from '../content.ts';
+import { axeViolations } from './checks.ts';
 
 interface Route {
   path: string;
@@ -331,8 +331,7 @@ test.describe('accessibility', () => {
       await page.goto(path);
       // Open every answer so that their content is checked too.
       for (const summary of await main(page).locator('summary').all()) await summary.click();
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await context.close();
     });
   }
