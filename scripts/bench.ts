@@ -299,10 +299,8 @@ async function benchAlertMail() {
   const run = Date.now().toString(36);
   const emails: string[] = [];
   for (let i = 0; i < ALERT_MEMBERS; i++) {
-    const email = `bench-alerts-${run}-${i}@example.com`;
-    const created = await admin.auth.admin.createUser({ email, password: 'Bench-passw0rd!', email_confirm: true });
-    if (created.error) throw created.error;
-    const prefs = await admin.from('alert_preferences').insert({ user_id: created.data.user.id, email_enabled: true });
+    const { email, userId } = await createMember(`bench-alerts-${run}-${i}@example.com`);
+    const prefs = await admin.from('alert_preferences').insert({ user_id: userId, email_enabled: true });
     if (prefs.error) throw new Error(prefs.error.message);
     emails.push(email);
   }
@@ -353,9 +351,8 @@ async function benchAlertMail() {
   );
 }
 
-/** The member the sign-in, profile and password-reset parts use. */
-async function createMember() {
-  const email = `bench-${Date.now()}@example.com`;
+/** A confirmed member: the one the sign-in, profile and password-reset parts use, or one of the alert mail's. */
+async function createMember(email = `bench-${Date.now()}@example.com`) {
   const password = 'Bench-passw0rd!';
   const admin = createClient(stack.url, stack.config.serviceRoleKey, { auth: { persistSession: false } });
   const created = await admin.auth.admin.createUser({

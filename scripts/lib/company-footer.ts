@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CompanyLabels, companyLines, companySchema } from '../../src/content/company.ts';
 import { parseFrontmatter } from '../../src/content/frontmatter.ts';
+import { companyBlockHtml } from '../../supabase/functions/_shared/html.ts';
 
 export const FOOTER_MODULE = 'supabase/functions/_shared/company-footer.ts';
 export const TEMPLATES_DIR = 'supabase/templates';
@@ -23,8 +24,6 @@ export function companyFooterLines(root: string): string[] {
   const labels = (frontmatter(join(root, 'content/labels/company.md')).strings ?? {}) as CompanyLabels;
   return companyLines(company, labels);
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The generated module's text. */
 export function footerModule(lines: string[]): string {
@@ -43,7 +42,7 @@ export function footerModule(lines: string[]): string {
 /** `template` (a file's text) with its company block made from `lines`; the block is added when it has none. */
 export function withCompanyBlock(name: string, template: string, lines: string[]): string {
   if (name.endsWith('.html')) {
-    const block = `${HTML_START}\n    <p style="margin-top:24px;font-size:12px;line-height:18px;color:#6b7280">${lines.map(escapeHtml).join('<br>')}</p>\n    ${HTML_END}`;
+    const block = `${HTML_START}\n    ${companyBlockHtml(lines)}\n    ${HTML_END}`;
     const start = template.indexOf(HTML_START);
     const end = template.indexOf(HTML_END);
     if (start >= 0 && end > start) return template.slice(0, start) + block + template.slice(end + HTML_END.length);

@@ -315,6 +315,13 @@ describe('applying rows', () => {
     expect(next.changes.map((c) => c.kind)).toEqual(change ? [change] : []);
   });
 
+  it('a stop moved after TP1 keeps TP1 marked hit', () => {
+    const next = applyRows(shown(), [
+      { row: row({ id: 'a', status: 'tp1_hit', current_stop: 1.085 }), kinds: ['stop_moved'], version: 6 },
+    ]);
+    expect(next.open[0].hits).toEqual([true, false, false]);
+  });
+
   it('keeps the history to its limit', () => {
     const many = Array.from({ length: HISTORY_LIMIT }, (_, i) =>
       toFeedSignal(row({ id: `h${i}`, status: 'expired', closed_at: '2026-11-26T09:00:00Z' })),

@@ -4,6 +4,7 @@
 import nodemailer from 'nodemailer';
 import { COMPANY_FOOTER } from './company-footer.ts';
 import type { Env } from './env.ts';
+import { companyBlockHtml } from './html.ts';
 
 export interface OutgoingMail {
   to: string;
@@ -29,8 +30,6 @@ export function unsubscribeHeaders(url: string): Record<string, string> {
 
 export const RESEND_API_URL = 'https://api.resend.com/emails';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * `mail` closing with the company's details (content/company/company.md, written into company-footer.ts by
  * `npm run gen:company`): every mail the functions send carries them, as the site's footer does.
@@ -39,7 +38,7 @@ export function withCompanyFooter(mail: OutgoingMail, lines: readonly string[] =
   if (lines.length === 0) return mail;
   const text = `${mail.text.trimEnd()}\n\n-- \n${lines.join('\n')}\n`;
   if (!mail.html) return { ...mail, text };
-  const block = `<p style="margin-top:24px;font-size:12px;line-height:18px;color:#6b7280">${lines.map(escapeHtml).join('<br>')}</p>`;
+  const block = companyBlockHtml(lines);
   const html = /<\/body>/i.test(mail.html)
     ? mail.html.replace(/<\/body>/i, `${block}</body>`)
     : `${mail.html}\n${block}`;

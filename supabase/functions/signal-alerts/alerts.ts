@@ -4,6 +4,7 @@
 // the row back with a growing wait and ends the run; the row is never given up while the member wants it.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../../database.types.ts';
+import { escapeHtml } from '../_shared/html.ts';
 import { type Mailer, type OutgoingMail, unsubscribeHeaders } from '../_shared/mail.ts';
 
 export const OUTBOX = 'alert_outbox';
@@ -73,10 +74,6 @@ const EVENT_NAMES: Record<string, string> = {
 
 const price = (value: number | null) => (value === null ? '' : String(value));
 const utc = (iso: string) => `${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')} UTC`;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** The alert mail of one claimed row: subject, plain text and HTML, with the List-Unsubscribe headers. */
 export function alertMail(row: ClaimedAlert, links: AlertLinks): OutgoingMail {

@@ -12,9 +12,9 @@ import { type Env, requireEnv, runtimeEnv } from '../_shared/env.ts';
 import { errorResponse, json, methodNotAllowed } from '../_shared/http.ts';
 import { mailerFromEnv } from '../_shared/mail.ts';
 import { hasServiceRole } from '../_shared/service-role.ts';
+import type { UnsubscribeKey } from '../_shared/unsubscribe-token.ts';
 import { type SendDeps, type SendTally, sendDue } from './alerts.ts';
 import {
-  type AlertsUnsubscribeKey,
   type AlertsUnsubscribeOutcome,
   alertsUnsubscribeKey,
   alertsUnsubscribeUrl,
@@ -61,8 +61,8 @@ export function createHandler(env: Env = runtimeEnv()): (req: Request) => Promis
     return db;
   };
   // The key is made once per isolate; a failure (no secret) is not kept, so a later request tries again.
-  let key: Promise<AlertsUnsubscribeKey> | undefined;
-  const getKey = (): Promise<AlertsUnsubscribeKey> => {
+  let key: Promise<UnsubscribeKey> | undefined;
+  const getKey = (): Promise<UnsubscribeKey> => {
     key ??= alertsUnsubscribeKey(env).catch((err) => {
       key = undefined;
       throw err;

@@ -11,10 +11,8 @@ import { type UnsubscribeKey, unsubscribeTokenKey } from '../_shared/unsubscribe
 /** The path under the function that turns alerts off: /functions/v1/signal-alerts/unsubscribe. */
 export const UNSUBSCRIBE_PATH = 'unsubscribe';
 
-export type AlertsUnsubscribeKey = UnsubscribeKey;
-
 /** The key of the alert mails' links: a label of its own, so a newsletter token never works here nor the other way. */
-export const alertsUnsubscribeKey = (env: Env): Promise<AlertsUnsubscribeKey> =>
+export const alertsUnsubscribeKey = (env: Env): Promise<UnsubscribeKey> =>
   unsubscribeTokenKey(env, 'signal-alerts-unsubscribe:v1:');
 
 /** The unsubscribe URL of one member, on the API's public URL. */
@@ -60,7 +58,7 @@ export type AlertsUnsubscribeOutcome = 'off' | 'invalid';
 export async function unsubscribeAlerts(
   userId: string | null,
   token: string | null,
-  deps: { db: SupabaseClient<Database>; key: AlertsUnsubscribeKey },
+  deps: { db: SupabaseClient<Database>; key: UnsubscribeKey },
 ): Promise<AlertsUnsubscribeOutcome> {
   if (!userId || !token || !(await deps.key.check(userId, token))) return 'invalid';
   const { error } = await deps.db
