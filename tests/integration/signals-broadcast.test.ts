@@ -26,9 +26,8 @@ let other: Member;
 const clients: SupabaseClient[] = [];
 
 beforeAll(async () => {
-  // Realtime on whatever config.toml says: hosted projects have it.
-  process.env.REALTIME = 'on';
-  t = await startTestStack({ functionSecrets: { SIGNALS_INGEST_SECRET: SECRET } });
+  // Realtime on whatever config.toml or the environment says: hosted projects have it.
+  t = await startTestStack({ functionSecrets: { SIGNALS_INGEST_SECRET: SECRET }, realtime: true });
   member = await createMember(t, 'live');
   other = await createMember(t, 'live-other');
 });

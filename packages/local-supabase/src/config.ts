@@ -53,6 +53,11 @@ export interface StackConfig {
   smtpUrl: string;
   /** MAIL_FROM: the sender of auth mail, and of the functions' mail unless their own MAIL_FROM says otherwise. */
   mailFrom: string;
+  /**
+   * REALTIME: Realtime runs unless it is `off` (or `false`), as it does on every hosted project; switched off,
+   * /realtime/v1 answers as the CLI's gateway with Realtime disabled.
+   */
+  realtime: boolean;
   rateLimits: boolean;
   /**
    * REQUIRE_CURRENT_PASSWORD: a password change through PUT /auth/v1/user needs the current password, as
@@ -153,6 +158,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<StackConfi
     // The catcher listens on loopback whatever BIND_ADDRESS says (server.ts).
     smtpUrl: env.SMTP_URL ?? `smtp://${isLoopbackHost(host) ? host : '127.0.0.1'}:${ports.smtp}`,
     mailFrom: env.MAIL_FROM || secrets.MAIL_FROM || 'Supabase Auth <noreply@mail.app.supabase.io>',
+    realtime: !['off', 'false'].includes(env.REALTIME?.trim().toLowerCase() ?? ''),
     rateLimits: env.RATE_LIMITS !== 'off',
     requireCurrentPassword: env.REQUIRE_CURRENT_PASSWORD !== 'off',
     otpSignups: env.OTP_SIGNUPS?.trim().toLowerCase() !== 'off',

@@ -18,7 +18,7 @@ import { loadJwtKeys, signJwt } from './jwt.ts';
 import { startMailCatcher } from './mail/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { readProjectToml } from './project.ts';
-import { type Realtime, realtimeConfigNotice, realtimeEnabled, startRealtime } from './realtime/index.ts';
+import { type Realtime, realtimeConfigNotice, startRealtime } from './realtime/index.ts';
 import { restApp } from './rest/index.ts';
 import { refuseUpgrade, serviceOff } from './services-off.ts';
 
@@ -157,8 +157,8 @@ export async function startStack(config: StackConfig = loadConfig()): Promise<Ru
     // Realtime, unless REALTIME=off. Its sockets close first on stop (the API port's close waits for every
     // connection), its database feed before the database.
     const notice = realtimeConfigNotice(ctx.project);
-    if (notice && realtimeEnabled()) console.warn(notice);
-    const realtime = realtimeEnabled() ? await startRealtime(ctx) : undefined;
+    if (notice && config.realtime) console.warn(notice);
+    const realtime = config.realtime ? await startRealtime(ctx) : undefined;
     const api = await listen(apiApp(ctx, realtime), config.ports.api, config.host, realtime).catch(async (err) => {
       await realtime?.close();
       throw err;

@@ -20,16 +20,9 @@ import { type Channel, Connection, type RealtimeEnv } from './socket.ts';
 export const WEBSOCKET_PATH = '/realtime/v1/websocket';
 
 /**
- * Whether Realtime runs: always, as on every hosted project, unless REALTIME=off. config.toml's
- * `[realtime] enabled = false` (the CLI would start no Realtime container) is not honoured: see
- * `realtimeConfigNotice`.
+ * The line printed at start when config.toml disables Realtime, which the stack runs all the same (StackConfig's
+ * `realtime`, REALTIME=off, is what switches it off): the CLI would start no Realtime container, hosted has it.
  */
-export function realtimeEnabled(env: Record<string, string | undefined> = process.env): boolean {
-  const value = env.REALTIME?.trim().toLowerCase();
-  return value !== 'off' && value !== 'false';
-}
-
-/** The line printed at start when config.toml disables Realtime, which the stack runs all the same. */
 export function realtimeConfigNotice(project: TomlTable): string | undefined {
   if (tomlTable(project.realtime).enabled !== false) return undefined;
   return 'realtime: config.toml says [realtime] enabled = false; the stack runs Realtime anyway, as every hosted project does (REALTIME=off switches it off)';

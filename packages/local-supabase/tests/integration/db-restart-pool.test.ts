@@ -147,14 +147,7 @@ describe.skipIf(template.kind !== 'postgres')('PostgreSQL ends new pooled connec
     url.port = String(proxy.port);
     // Without the timers and Realtime's LISTEN connection (which reconnects by itself when ended), only this test's
     // requests open connections as the stack's users. Realtime over a restart: realtime.test.ts.
-    const realtime = process.env.REALTIME;
-    process.env.REALTIME = 'off';
-    try {
-      t = await startTestStack({ databaseUrl: url.toString(), cron: { '*': 0 } });
-    } finally {
-      if (realtime === undefined) delete process.env.REALTIME;
-      else process.env.REALTIME = realtime;
-    }
+    t = await startTestStack({ databaseUrl: url.toString(), cron: { '*': 0 }, realtime: false });
     const { error } = await t.admin().auth.admin.createUser({ email, password: PASSWORD, email_confirm: true });
     expect(error).toBeNull();
     const { data, error: signInError } = await t.anon().auth.signInWithPassword({ email, password: PASSWORD });

@@ -591,13 +591,7 @@ describe('stopping and switching off', () => {
   });
 
   test('REALTIME=off: 503 "name resolution failed", as the CLI\'s gateway with Realtime disabled', async () => {
-    process.env.REALTIME = 'off';
-    let off: TestStack | undefined;
-    try {
-      off = await startTestStack();
-    } finally {
-      delete process.env.REALTIME;
-    }
+    const off = await startTestStack({ realtime: false });
     try {
       const res = await fetch(`${off.url}/realtime/v1/api/broadcast`, {
         method: 'POST',
@@ -608,7 +602,7 @@ describe('stopping and switching off', () => {
       expect(await res.json()).toEqual({ message: 'name resolution failed' });
       const status = await new Promise<number>((resolve) => {
         const ws = new WebSocket(
-          `${off?.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${off?.config.anonKey}`,
+          `${off.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${off.config.anonKey}`,
         );
         ws.on('unexpected-response', (_req, r) => resolve(r.statusCode ?? 0));
         ws.on('open', () => resolve(101));

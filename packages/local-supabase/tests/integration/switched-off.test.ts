@@ -169,12 +169,7 @@ describe('Storage (not run by this stack) and Realtime with REALTIME=off', () =>
   // Realtime runs unless REALTIME=off: a stack of its own started with it.
   let off: TestStack;
   beforeAll(async () => {
-    process.env.REALTIME = 'off';
-    try {
-      off = await startTestStack();
-    } finally {
-      delete process.env.REALTIME;
-    }
+    off = await startTestStack({ realtime: false });
   });
   afterAll(() => off?.stop());
 
