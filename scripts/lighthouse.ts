@@ -12,21 +12,21 @@
 // measured with its figures, curve and table filled.
 // Exit status: 0 whatever the scores (performance moves with the machine's load); `--strict` exits 1 when a
 // median is below 100.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { loadConfig, startStack } from 'local-supabase';
-import { freePort } from 'local-supabase/testing';
 import { builtPages } from '../integrations/built-pages.ts';
 import { TRADINGVIEW_FRAME_ORIGIN, TRADINGVIEW_SCRIPT } from '../src/lib/chart-widget.ts';
 import { signingKey } from '../supabase/functions/signals-ingest/signature.ts';
 import { buildIfStale } from './lib/build.ts';
 import { chromiumArgs, ensureChromium } from './lib/chromium.ts';
-import { startFeedServer } from './lib/feed-server.ts';
 import { ledgerHistory } from './lib/ledger-history.ts';
-import { startSiteServer } from './lib/serve.ts';
+import type { LighthouseServersMessage, LighthouseServersOptions } from './lib/lighthouse-servers.ts';
 import { postSigned } from './signals-demo.ts';
 
 const OUT_DIR = 'dist-lighthouse';
@@ -45,6 +45,8 @@ const siteUrl = `http://127.0.0.1:${ports.site}`;
 const LEDGER_SIGNALS = Number(process.env.LIGHTHOUSE_LEDGER ?? 150);
 const INGEST_SECRET = 'lighthouse-signals-ingest-secret-0123456789';
 const apiUrl = `http://127.0.0.1:${ports.api}`;
+/** The servers' niceness (0 is the default, 19 the lowest priority): the browser's threads go first. */
+const SERVERS_NICENESS = 10;
 
 /** Every page of the build by its address, the 404 page left out. */
 const builtRoutes = () => builtPages(OUT_DIR, { include404: false }).map((page) => page.route);
@@ -76,33 +78,17 @@ async function unreachable(origins: string[]): Promise<string[]> {
   return down;
 }
 
-const work = mkdtempSync(join(tmpdir(), 'signals-lighthouse-'));
-// Every fixture picture loads: a picture that fails logs a console error in the browser (Best Practices),
-// which says nothing about the page; the e2e run covers broken pictures.
-const feeds = await startFeedServer({ brokenImages: false });
-const stack = await startStack(
-  loadConfig(
-    {
-      ...process.env,
-      DATA_DIR: join(work, 'data'),
-      SITE_URL: siteUrl,
-      PORT: String(ports.site),
-      DATABASE_URL: '',
-      NEWS_FEED_URLS: ['business.xml', 'markets.atom', 'headlines.xml'].map((f) => feeds.feedUrl(f)).join(','),
-      INVESTING_FEED_URL: feeds.feedUrl(process.env.LIGHTHOUSE_INVESTING_FEED ?? 'investing.xml'),
-    },
-    {
-      ports: { api: ports.api, db: await freePort(), mailWeb: await freePort(), smtp: await freePort() },
-      functionSecrets: { SIGNALS_INGEST_SECRET: INGEST_SECRET },
-    },
-  ),
-);
-let site: Awaited<ReturnType<typeof startSiteServer>> | undefined;
+let servers: ChildProcess | undefined;
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 let belowFull = 0;
 try {
   buildIfStale(OUT_DIR, { ...process.env, PUBLIC_SUPABASE_URL: apiUrl, SITE_URL: siteUrl, PORT: String(ports.site) });
-  site = await startSiteServer({ dir: OUT_DIR, port: ports.site, imageOrigins: [feeds.origin] });
+  servers = await startServers({
+    dir: OUT_DIR,
+    ports,
+    investingFeed: process.env.LIGHTHOUSE_INVESTING_FEED ?? 'investing.xml',
+    functionSecrets: { SIGNALS_INGEST_SECRET: INGEST_SECRET },
+  });
 
   const listed = sitemapRoutes(OUT_DIR);
   const paths = named.length ? named : builtRoutes().filter((route) => listed.has(route));
@@ -168,10 +154,7 @@ try {
   }
 } finally {
   await chrome?.kill();
-  if (site) await new Promise<void>((done) => site?.close(() => done()));
-  await stack.stop();
-  await feeds.close();
-  rmSync(work, { recursive: true, force: true });
+  if (servers) await stopServers(servers);
 }
 process.exit(strict && belowFull ? 1 : 0);
 
@@ -194,6 +177,35 @@ function pointsLost(lhr: {
 function longestTask(details: unknown): number {
   const items = (details as { items?: { duration?: number }[] } | undefined)?.items ?? [];
   return Math.max(0, ...items.map((item) => item.duration ?? 0));
+}
+
+/**
+ * The feed server, the stack and the site server, in a child process (scripts/lib/lighthouse-servers.ts) at a
+ * lower scheduling priority than the browser: on a phone the servers run elsewhere, and here their work during a
+ * load would otherwise be charged to the page's main thread.
+ */
+async function startServers(options: LighthouseServersOptions): Promise<ChildProcess> {
+  const child = fork(
+    fileURLToPath(new URL('./lib/lighthouse-servers.ts', import.meta.url)),
+    [JSON.stringify(options)],
+    {
+      stdio: 'inherit',
+    },
+  );
+  if (child.pid) setPriority(child.pid, SERVERS_NICENESS);
+  const [message] = (await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(([code]) => [{ failed: `exited with code ${code}` }]),
+  ])) as [LighthouseServersMessage];
+  if ('failed' in message) throw new Error(`Lighthouse servers did not start: ${message.failed}`);
+  return child;
+}
+
+async function stopServers(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.send('stop');
+  await exited;
 }
 
 function lighthouseVersion(): string {

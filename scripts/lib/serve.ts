@@ -5,7 +5,6 @@ import { resolve } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
-import { compress } from 'hono/compress';
 import {
   addSources,
   HEADERS_FILE,
@@ -14,6 +13,7 @@ import {
   NGINX_FILE,
   parseHeadersFile,
 } from '../../integrations/security-headers.ts';
+import { compressOnce } from './compress-once.ts';
 
 export interface SiteServerOptions {
   dir?: string;
@@ -55,7 +55,7 @@ export function startSiteServer(options: SiteServerOptions = {}): Promise<Server
     await next();
     for (const [name, value] of headersForPath(rules, c.req.path)) c.header(name, value);
   });
-  app.use('*', compress());
+  app.use('*', compressOnce());
   app.use('*', serveStatic({ root }));
   app.notFound((c) => {
     let page = 'Page Not Found';
