@@ -5,6 +5,7 @@ import { type AuthTab, fillAccounts, readAuthEntry } from '../lib/auth-forms.ts'
 import { $auth } from '../stores/auth.ts';
 import { AUTH_TABS, createAuthFlow, tabForKey } from '../stores/auth-flow.ts';
 import { browserAuthDeps } from '../stores/auth-flow-browser.ts';
+import { loadSupabase } from '../stores/supabase-lazy.ts';
 import AuthCode from './auth/AuthCode.tsx';
 import AuthConfirm from './auth/AuthConfirm.tsx';
 import AuthMfa from './auth/AuthMfa.tsx';
@@ -38,9 +39,15 @@ export default function Auth({ labels, passwordLabels }: Props) {
       if (state.event === 'PASSWORD_RECOVERY') flow.recoveryEvent();
     });
     flow.start(readAuthEntry(location.search, location.hash));
+    // supabase-js is loaded when a step first needs the auth server; the first focus or tap starts that load,
+    // so the client is there by the time a form is sent.
+    const warm = () => void loadSupabase().catch(() => {});
+    const events = ['focusin', 'pointerdown'] as const;
+    for (const type of events) addEventListener(type, warm, { once: true, passive: true });
     return () => {
       flow.stop();
       unbind();
+      for (const type of events) removeEventListener(type, warm);
     };
   }, [flow]);
 

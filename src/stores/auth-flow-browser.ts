@@ -1,10 +1,11 @@
-// The /auth flow's deps in the browser: the site's supabase-js client, the address bar and the toasts.
+// The /auth flow's deps in the browser: the site's supabase-js client (loaded when a step needs the auth server),
+// the address bar and the toasts.
 import { type AuthMode, tabHref } from '../lib/auth-forms.ts';
 import { needsSecondFactor } from '../lib/mfa.ts';
 import { SUPABASE_KEY } from './api-key.ts';
-import { SUPABASE_URL } from './auth.ts';
+import { SUPABASE_URL, sessionStorageKey } from './auth.ts';
 import type { Account, AuthFlowDeps } from './auth-flow.ts';
-import { supabase } from './supabase.ts';
+import { loadSupabase } from './supabase-lazy.ts';
 import { queueToast, toast } from './toasts.ts';
 
 /**
@@ -26,27 +27,40 @@ async function linkAccount(accessToken: string): Promise<Account | null> {
   }
 }
 
+/**
+ * True when nothing is stored under supabase-js's session key: then its getSession() answers null without a
+ * request, and the page need not load it to know. Storage the browser blocks counts as unknown (false).
+ */
+function noStoredSession(): boolean {
+  try {
+    return localStorage.getItem(sessionStorageKey()) === null;
+  } catch {
+    return false;
+  }
+}
+
 export function browserAuthDeps(): AuthFlowDeps {
-  const auth = () => supabase().auth;
+  const auth = async () => (await loadSupabase()).auth;
   return {
     async signedIn() {
-      const user = (await auth().getSession()).data.session?.user;
+      if (noStoredSession()) return null;
+      const user = (await (await auth()).getSession()).data.session?.user;
       return user ? { id: user.id, email: user.email ?? '' } : null;
     },
     linkAccount,
     async setSession(tokens) {
-      const { data, error } = await auth().setSession(tokens);
+      const { data, error } = await (await auth()).setSession(tokens);
       return error ? null : { userId: data.user?.id };
     },
     async exchangeCode(code) {
-      return !(await auth().exchangeCodeForSession(code)).error;
+      return !(await (await auth()).exchangeCodeForSession(code)).error;
     },
     async owesSecondFactor() {
-      return needsSecondFactor((await auth().mfa.getAuthenticatorAssuranceLevel()).data);
+      return needsSecondFactor((await (await auth()).mfa.getAuthenticatorAssuranceLevel()).data);
     },
     async signOutLocal() {
       await auth()
-        .signOut({ scope: 'local' })
+        .then((client) => client.signOut({ scope: 'local' }))
         .catch(() => {});
     },
     showUrl: (mode: AuthMode) => history.replaceState(history.state, '', tabHref(mode)),

@@ -130,6 +130,31 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: t('signIn'), exact: true }).click();
 }
 
+test('the sign-in form shows before supabase-js loads, which starts at the first focus and then signs in', async ({
+  page,
+}) => {
+  // The client's own chunk (src/stores/supabase.ts): a visit that only reads the form never needs it.
+  const client = /\/_astro\/supabase\.[\w-]+\.js$/;
+  const requested: string[] = [];
+  page.on('request', (request) => {
+    if (client.test(new URL(request.url()).pathname)) requested.push(request.url());
+  });
+  const email = uniqueEmail('lazy-client');
+  await createUser(email);
+  await page.goto('/auth?tab=signin');
+  const field = page.getByLabel(t('email'));
+  await expect(field).toBeEditable();
+  await page.waitForLoadState('networkidle');
+  expect(requested).toEqual([]);
+  await field.focus();
+  await expect.poll(() => requested.length).toBe(1);
+  await field.fill(email);
+  await page.getByLabel(t('password'), { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: t('signIn'), exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect(await storedEmail(page)).toBe(email);
+});
+
 test.describe('desktop', () => {
   test.skip(({ isMobile }) => isMobile, 'desktop header');
 

@@ -4,7 +4,7 @@ import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
 import { type CodeStep, chosenPasswordResult, cleanCode, codeFailure, codeProblem } from '../../lib/auth-forms.ts';
 import type { ConfirmTarget, KnownPassword } from '../../stores/auth-flow.ts';
-import { supabase } from '../../stores/supabase.ts';
+import { loadSupabase } from '../../stores/supabase-lazy.ts';
 import { queueToast } from '../../stores/toasts.ts';
 import { requestReset, resendConfirmation } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
@@ -106,7 +106,11 @@ export default function AuthCode({
         location.assign('/dashboard');
         return;
       }
-      const { error: refused } = await supabase().auth.verifyOtp({ email: address, token, type: 'recovery' });
+      const { error: refused } = await (await loadSupabase()).auth.verifyOtp({
+        email: address,
+        token,
+        type: 'recovery',
+      });
       if (refused) {
         const failure = codeFailure(refused);
         fail(failure.text ?? labels[failure.label ?? 'codeFailed']);

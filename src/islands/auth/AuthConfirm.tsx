@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { CONFIRM_LINK_EXPIRED, CONFIRMED_PAGE, chosenPasswordResult, codeFailure } from '../../lib/auth-forms.ts';
 import type { ConfirmTarget } from '../../stores/auth-flow.ts';
-import { supabase } from '../../stores/supabase.ts';
+import { loadSupabase } from '../../stores/supabase-lazy.ts';
 import { queueToast } from '../../stores/toasts.ts';
 import { problemToast } from './auth-toast.ts';
 import { confirmAccount } from './confirm-account.ts';
@@ -66,8 +66,8 @@ export default function AuthConfirm({ labels, passwordLabels, target, onCodeRefu
   async function cancel() {
     // A confirmed address whose chosen password was refused holds a random one: its session goes too.
     if (confirmed.current) {
-      await supabase()
-        .auth.signOut({ scope: 'global' })
+      await loadSupabase()
+        .then(({ auth }) => auth.signOut({ scope: 'global' }))
         .catch(() => {});
     }
     onLeave();

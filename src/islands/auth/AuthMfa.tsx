@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
 import { cleanTotp, isTotpFormat, totpFailure, verifiedTotpFactors } from '../../lib/mfa.ts';
-import { supabase } from '../../stores/supabase.ts';
+import { loadSupabase } from '../../stores/supabase-lazy.ts';
 import type { AuthLabels } from './labels.ts';
 import OneTimeCodeField from './OneTimeCodeField.tsx';
 
@@ -29,8 +29,8 @@ export default function AuthMfa({ labels, onVerified, onNoFactor, onCancel }: Pr
 
   useEffect(() => {
     let active = true;
-    supabase()
-      .auth.mfa.listFactors()
+    loadSupabase()
+      .then(({ auth }) => auth.mfa.listFactors())
       .then(({ data }) => {
         if (!active) return;
         const factor = verifiedTotpFactors(data?.all)[0];
@@ -67,7 +67,10 @@ export default function AuthMfa({ labels, onVerified, onNoFactor, onCancel }: Pr
     if (!factorId) return;
     setBusy(true);
     try {
-      const { error: refused } = await supabase().auth.mfa.challengeAndVerify({ factorId, code: token });
+      const { error: refused } = await (await loadSupabase()).auth.mfa.challengeAndVerify({
+        factorId,
+        code: token,
+      });
       if (refused) {
         const failure = totpFailure(refused);
         setCode('');

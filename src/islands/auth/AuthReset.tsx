@@ -1,5 +1,5 @@
 import { isExpiredSessionError } from '../../lib/auth-forms.ts';
-import { supabase } from '../../stores/supabase.ts';
+import { loadSupabase } from '../../stores/supabase-lazy.ts';
 import { queueToast } from '../../stores/toasts.ts';
 import { problemToast } from './auth-toast.ts';
 import type { AuthLabels, PasswordChecklistLabels } from './labels.ts';
@@ -16,7 +16,7 @@ interface Props {
 export default function AuthReset({ labels, passwordLabels, onLeave }: Props) {
   async function save(password: string) {
     try {
-      const client = supabase();
+      const client = await loadSupabase();
       const { data } = await client.auth.getSession();
       if (!data.session) {
         onLeave(true);

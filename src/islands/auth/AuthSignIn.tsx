@@ -5,7 +5,7 @@ import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
 import { type CodeStep, isNotConfirmed, signInFailure } from '../../lib/auth-forms.ts';
 import { needsSecondFactor } from '../../lib/mfa.ts';
-import { supabase } from '../../stores/supabase.ts';
+import { loadSupabase } from '../../stores/supabase-lazy.ts';
 import { queueToast } from '../../stores/toasts.ts';
 import { requestReset } from './auth-mail.ts';
 import { problemToast } from './auth-toast.ts';
@@ -41,7 +41,8 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
     setBusy('signin');
     try {
       const captchaToken = await captcha.token();
-      const { error } = await supabase().auth.signInWithPassword({
+      const { auth } = await loadSupabase();
+      const { error } = await auth.signInWithPassword({
         email: email.trim(),
         password,
         options: { captchaToken },
@@ -53,7 +54,7 @@ export default function AuthSignIn({ labels, onCodeStep, onSecondFactor }: Props
         if (isNotConfirmed(error)) onCodeStep('confirm', email.trim(), password);
         return;
       }
-      const { data: level } = await supabase().auth.mfa.getAuthenticatorAssuranceLevel();
+      const { data: level } = await auth.mfa.getAuthenticatorAssuranceLevel();
       if (needsSecondFactor(level)) {
         setBusy(null);
         onSecondFactor();

@@ -5,7 +5,7 @@
 import type { AuthError } from '@supabase/auth-js';
 import { chosenPasswordResult, unknownPassword } from '../../lib/auth-forms.ts';
 import type { ConfirmProof } from '../../stores/auth-flow.ts';
-import { supabase } from '../../stores/supabase.ts';
+import { loadSupabase } from '../../stores/supabase-lazy.ts';
 
 export type ConfirmOutcome =
   /** Confirmed; the account has the chosen password and no other session. */
@@ -25,7 +25,7 @@ export async function confirmAccount(
   password: string,
   end: 'others' | 'global',
 ): Promise<ConfirmOutcome> {
-  const auth = supabase().auth;
+  const { auth } = await loadSupabase();
   if (proof) {
     const { error } = await auth.verifyOtp(
       'tokenHash' in proof
