@@ -18,10 +18,13 @@ export default function InvestingNews({ labels }: Props) {
   const [articles, setArticles] = useState<NewsArticle[] | null>(null);
   const [loading, setLoading] = useState(true);
   const [updatedAt, setUpdatedAt] = useState<Date | null>(null);
+  // The icon spins at once for a Refresh the reader pressed; on the page's own first load, only if it takes 1 s.
+  const [spin, setSpin] = useState('animate-spin-late');
 
   const load = useCallback(
     async (reload: boolean) => {
       setLoading(true);
+      setSpin(reload ? 'animate-spin' : 'animate-spin-late');
       setArticles(null);
       const failed = () => {
         setArticles([]);
@@ -78,7 +81,7 @@ export default function InvestingNews({ labels }: Props) {
         >
           <svg
             viewBox="0 0 24 24"
-            className={`size-4 ${loading ? 'animate-spin' : ''}`}
+            className={`size-4 ${loading ? spin : ''}`}
             fill="none"
             stroke="currentColor"
             strokeWidth={2}

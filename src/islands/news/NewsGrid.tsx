@@ -38,7 +38,7 @@ export default function NewsGrid({ articles, labels, showThumbnail = false, plac
         <ul className={grid} aria-hidden="true" data-testid="news-skeletons">
           {Array.from({ length: placeholders }, (_, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders never reorder
-            <li key={i} className="animate-pulse overflow-hidden rounded-2xl border border-navy-700 bg-navy-900">
+            <li key={i} className="animate-pulse-late overflow-hidden rounded-2xl border border-navy-700 bg-navy-900">
               {showThumbnail && <div className="aspect-video bg-navy-800" />}
               <div className="space-y-3 p-5">
                 <div className="h-5 w-1/3 rounded bg-navy-800" />
