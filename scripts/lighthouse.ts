@@ -3,7 +3,8 @@
 // Every page is measured as a visitor sees it: a fresh local stack (temporary DATA_DIR), the fixture feeds on
 // 127.0.0.1 so the news pages show real cards (the investing page a full feed: 20 articles, each with a picture and a
 // 300-character description; LIGHTHOUSE_INVESTING_FEED=real-world.xml for the fixture with HTML in long descriptions), and the site built against that stack
-// (dist-lighthouse/) and served as `npm start` serves it. Next to the scores: the median LCP and the median of
+// (dist-lighthouse/) and served as `npm start` serves it; those servers run in a child process at a lower priority
+// than the browser (scripts/lib/lighthouse-servers.ts). Next to the scores: the median LCP and the median of
 // each run's longest main-thread task (Lighthouse's long-tasks audit, 4x CPU throttle), then every run's scores,
 // LCP and longest task. RUNS sets the number of runs per page; LIGHTHOUSE_SITE_PORT and
 // LIGHTHOUSE_API_PORT move the two ports baked into that build (default 4341 and 55341); LIGHTHOUSE_REPORTS=<folder>
