@@ -85,7 +85,9 @@ export default function SignalFeed({
   const changes = useStore(feed.$changes);
   const [now, setNow] = useState(() => new Date());
   const [marked, setMarked] = useState<ReadonlySet<string>>(() => new Set());
-  const [said, setSaid] = useState('');
+  // What the live region says, keyed by the batch: a batch that says what the last one said ("2 signals updated"
+  // twice) is a new node, so screen readers announce it again.
+  const [said, setSaid] = useState({ text: '', batch: 0 });
 
   useEffect(() => {
     if (live) {
@@ -103,7 +105,7 @@ export default function SignalFeed({
     if (changes.n === 0) return;
     setNow(new Date());
     setMarked(new Set(changes.changes.map((c) => c.signal.id)));
-    setSaid(announcement(labels, changes.changes));
+    setSaid({ text: announcement(labels, changes.changes), batch: changes.n });
     const id = setTimeout(() => setMarked(new Set()), MARK_MS);
     return () => clearTimeout(id);
   }, [changes, labels]);
@@ -126,7 +128,7 @@ export default function SignalFeed({
       </div>
       <p className="mt-2 text-muted">{labels.feedLead}</p>
       <p aria-live="polite" className="sr-only">
-        {said}
+        <span key={said.batch}>{said.text}</span>
       </p>
       {state.status === 'error' && (
         <p role="alert" className="mt-4 rounded-xl border border-danger/50 p-4">
