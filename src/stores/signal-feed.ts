@@ -235,6 +235,8 @@ export function createSignalFeed(deps: SignalFeedDeps) {
   /** The last changes apply() or refresh() made, for the view to mark and announce; `n` counts batches. */
   const $changes = atom<{ n: number; changes: FeedChange[] }>({ n: 0, changes: [] });
   let reading = 0;
+  /** The newest refresh: what a refresh it replaced answers too. */
+  let latest: Promise<number | null> = Promise.resolve(null);
   /** Rows applied while a refresh is on its way: applied again over its result, which may be older. */
   const during = new Set<LedgerRow[]>();
 
@@ -245,11 +247,17 @@ export function createSignalFeed(deps: SignalFeedDeps) {
   /**
    * Reads open signals (and their events) and the closed ones again; keeps what was shown if a read fails.
    * Resolves to the ledger's highest commitment seq before the read (the point a gap fill reads after), or null
-   * when the read failed or a newer one replaced it. Signals read after that seq are never missed: the seq is read
-   * first, and a signal commits together with its commitment.
+   * when the read failed. A refresh that a newer one replaced (Refresh pressed, or the live source's join reading
+   * again) resolves to what the newer one resolves to: it has not failed, and a caller that took its null for a
+   * failure would count a lost connection. Signals read after that seq are never missed: the seq is read first,
+   * and a signal commits together with its commitment.
    */
-  async function refresh(): Promise<number | null> {
-    const mine = ++reading;
+  function refresh(): Promise<number | null> {
+    latest = read(++reading);
+    return latest;
+  }
+
+  async function read(mine: number): Promise<number | null> {
     const applied: LedgerRow[] = [];
     during.add(applied);
     const before = $feed.get();
@@ -275,7 +283,7 @@ export function createSignalFeed(deps: SignalFeedDeps) {
         ? await deps.from('signal_events').select('signal_id, kind, seq').in('signal_id', ids).order('seq')
         : { data: [], error: null };
       if (events.error) throw events.error;
-      if (mine !== reading) return null;
+      if (mine !== reading) return latest;
       const by = eventsBySignal(events.data);
       const fresh = {
         open: open.data.map((s) =>
@@ -292,7 +300,8 @@ export function createSignalFeed(deps: SignalFeedDeps) {
       return seq;
     } catch (err) {
       console.error('Signal feed read failed:', err);
-      if (mine === reading) $feed.set({ status: 'error', open: before.open, closed: before.closed });
+      if (mine !== reading) return latest;
+      $feed.set({ status: 'error', open: before.open, closed: before.closed });
       return null;
     } finally {
       during.delete(applied);

@@ -255,6 +255,15 @@ describe('the store', () => {
     expect(feed.$changes.get()).toMatchObject({ n: 2, changes: [{ kind: 'status' }] });
   });
 
+  it('a refresh that a newer one replaced answers what the newer one answers, not a failure', async () => {
+    const feed = createSignalFeed(reader({ signals, signal_events: events, signal_commitments }));
+    const replaced = feed.refresh();
+    const newer = feed.refresh();
+    expect(await replaced).toBe(3);
+    expect(await newer).toBe(3);
+    expect(feed.$feed.get().status).toBe('loaded');
+  });
+
   it('a refresh keeps what the live source applied while the read was on its way', async () => {
     const feed = createSignalFeed(reader({ signals, signal_events: events, signal_commitments }));
     const reading = feed.refresh();
