@@ -5,38 +5,19 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, expect, test } from 'vitest';
 import { DASHBOARD_LABEL_KEYS, type DashboardLabels } from '../../src/islands/member/labels.ts';
 import SignalFeed from '../../src/islands/member/SignalFeed.tsx';
-import type { LedgerRow, SignalRow } from '../../src/stores/signal-feed.ts';
+import type { LedgerRow } from '../../src/stores/signal-feed.ts';
 import type { LiveInput } from '../../src/stores/signal-live.ts';
 import type { Database } from '../../supabase/database.types.ts';
 import { fill, labels } from '../content.ts';
+import { signalRow } from './signal-row.ts';
 
 const text = labels('dashboard');
 const dashboard = Object.fromEntries(DASHBOARD_LABEL_KEYS.map((key) => [key, text(key)])) as DashboardLabels;
 
 afterEach(cleanup);
 
-function row(id: string, pair: string): LedgerRow {
-  const signal: SignalRow = {
-    id,
-    tier: 'growth',
-    pair,
-    direction: 'BUY',
-    entry: 1.085,
-    stop_loss: 1.08,
-    current_stop: 1.08,
-    tp1: 1.09,
-    tp2: 1.095,
-    tp3: 1.1,
-    timeframe: 'H1',
-    risk_reward: 1,
-    issued_at: '2026-11-26T10:00:00+00:00',
-    received_at: '2026-11-26T10:00:01+00:00',
-    status: 'active',
-    closed_at: null,
-    exit_price: null,
-  };
-  return { row: signal, kinds: [], version: 0 };
-}
+/** A new signal on `pair`, as a read brings it. */
+const row = (id: string, pair: string): LedgerRow => ({ row: signalRow({ id, pair }), kinds: [], version: 0 });
 
 test('joined during the first read it stays Live; each batch of changes is said as a new node, also when it says what the last one said', async () => {
   // An empty ledger behind a real postgrest-js client.

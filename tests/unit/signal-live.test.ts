@@ -13,29 +13,7 @@ import {
   rejoinDelay,
 } from '../../src/stores/signal-live.ts';
 import type { Database } from '../../supabase/database.types.ts';
-
-function row(over: Partial<SignalRow> = {}): SignalRow {
-  return {
-    id: 's-1',
-    tier: 'growth',
-    pair: 'EUR/USD',
-    direction: 'BUY',
-    entry: 1.085,
-    stop_loss: 1.08,
-    current_stop: 1.08,
-    tp1: 1.09,
-    tp2: 1.095,
-    tp3: 1.1,
-    timeframe: 'H1',
-    risk_reward: 1,
-    issued_at: '2026-11-26T10:00:00+00:00',
-    received_at: '2026-11-26T10:00:01+00:00',
-    status: 'active',
-    closed_at: null,
-    exit_price: null,
-    ...over,
-  };
-}
+import { signalRow as row } from './signal-row.ts';
 
 const signal = (seq: number, id = `s-${seq}`): LiveInput => ({ type: 'signal', message: { seq, signal: row({ id }) } });
 const live = (over: Partial<LiveState> = {}): LiveState => ({ ...initialLive, status: 'live', seq: 5, ...over });
