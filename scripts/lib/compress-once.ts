@@ -3,22 +3,18 @@
 // compressing the React chunk (about 200 KB) again for each load took CPU the browser was waiting for.
 import { gzipSync } from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
+import { parseAccept } from 'hono/utils/accept';
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/utils/compress';
 
 /** Smaller bodies go as they are (gzip's header and table cost more than they save). */
 const THRESHOLD_BYTES = 1024;
 
-/** Whether an Accept-Encoding value allows gzip: named (or `*`) without q=0. */
+/** Whether an Accept-Encoding value allows gzip: named (or `*`) with a q above 0 (Hono's Accept parser). */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
-  let wildcard = false;
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const refused = params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p));
-    if (name === 'gzip') return !refused;
-    if (name === '*') wildcard = !refused;
-  }
-  return wildcard;
+  const accepts = parseAccept(header);
+  const named = accepts.find((a) => a.type.toLowerCase() === 'gzip') ?? accepts.find((a) => a.type === '*');
+  return (named?.q ?? 0) > 0;
 }
 
 /**
