@@ -3,7 +3,7 @@
 import { type AuthMode, tabHref } from '../lib/auth-forms.ts';
 import { needsSecondFactor } from '../lib/mfa.ts';
 import { SUPABASE_KEY } from './api-key.ts';
-import { SUPABASE_URL, sessionStorageKey } from './auth.ts';
+import { readStoredSession, SUPABASE_URL } from './auth.ts';
 import type { Account, AuthFlowDeps } from './auth-flow.ts';
 import { loadSupabase } from './supabase-lazy.ts';
 import { queueToast, toast } from './toasts.ts';
@@ -27,23 +27,13 @@ async function linkAccount(accessToken: string): Promise<Account | null> {
   }
 }
 
-/**
- * True when nothing is stored under supabase-js's session key: then its getSession() answers null without a
- * request, and the page need not load it to know. Storage the browser blocks counts as unknown (false).
- */
-function noStoredSession(): boolean {
-  try {
-    return localStorage.getItem(sessionStorageKey()) === null;
-  } catch {
-    return false;
-  }
-}
-
 export function browserAuthDeps(): AuthFlowDeps {
   const auth = async () => (await loadSupabase()).auth;
   return {
     async signedIn() {
-      if (noStoredSession()) return null;
+      // What storage holds says "nobody" as getSession() would (nothing stored, or a session that has expired with no
+      // refresh token), without loading supabase-js for it.
+      if (readStoredSession().status === 'signed-out') return null;
       const user = (await (await auth()).getSession()).data.session?.user;
       return user ? { id: user.id, email: user.email ?? '' } : null;
     },
