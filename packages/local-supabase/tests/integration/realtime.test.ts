@@ -446,6 +446,21 @@ describe('broadcast from the database', () => {
     ]);
   });
 
+  test('replay keeps the order of sends made within one millisecond (PGlite ticks in milliseconds)', async () => {
+    const topic = `room:${randomUUID()}`;
+    const db = t.stack.ctx.db;
+    const since = Date.now() - 60_000;
+    for (let n = 1; n <= 25; n++) {
+      await db.query(`select realtime.send(jsonb_build_object('n', $2::int), 'burst', $1, true)`, [topic, n]);
+    }
+    const c = await client('2.0.0', member);
+    const ch = c.channel(topic, { config: { private: true, broadcast: { replay: { since, limit: 25 } } } });
+    const got = collect(ch, 'burst');
+    expect(await subscribe(ch)).toBe('SUBSCRIBED');
+    await until('the replayed burst', async () => (got.length === 25 ? true : undefined));
+    expect(got.map((g) => (g.payload as { n: number }).n)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  });
+
   test('replay on a public channel is refused', async () => {
     const { ws, next } = await rawSocket('2.0.0');
     ws.send(

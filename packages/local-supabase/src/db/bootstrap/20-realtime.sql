@@ -3,8 +3,9 @@
 -- channels, evaluated with realtime.topic() set to the channel's topic), realtime.topic(), realtime.send(),
 -- realtime.send_binary() and realtime.broadcast_changes(). Differences, all invisible to SQL that uses them:
 -- the table is not partitioned by day (hosted drops partitions older than three days; the stack deletes
--- such rows at start), its owner is the stack's user rather than supabase_realtime_admin, and a trigger of
--- the stack's own tells the stack about each committed row (hosted reads them through logical replication).
+-- such rows at start), its owner is the stack's user rather than supabase_realtime_admin, a trigger of the
+-- stack's own tells the stack about each committed row (hosted reads them through logical replication), and
+-- another keeps private broadcasts' inserted_at distinct on PGlite's millisecond clock (see the end).
 create schema if not exists realtime;
 grant usage on schema realtime to anon, authenticated, service_role;
 
@@ -146,3 +147,28 @@ create or replace function realtime.local_stack_notify() returns trigger
 create or replace trigger local_stack_notify
   after insert on realtime.messages
   for each row execute function realtime.local_stack_notify();
+
+-- The stack's own: PGlite's clock ticks in milliseconds where hosted PostgreSQL's ticks in microseconds, so
+-- two sends within one millisecond could share an inserted_at, and replay (newest first by inserted_at) would
+-- return them in either order. A private broadcast row stamped within the millisecond up to the newest one
+-- stored is stamped a microsecond after it instead: sends are replayed in the order sent, as on hosted.
+create or replace function realtime.local_stack_distinct_time() returns trigger
+  language plpgsql
+  as $$
+  declare
+    newest timestamp;
+  begin
+    if new.extension = 'broadcast' and new.private is true then
+      select max(inserted_at) into newest from realtime.messages
+        where extension = 'broadcast' and private is true;
+      if newest is not null and new.inserted_at <= newest and newest < new.inserted_at + interval '1 millisecond' then
+        new.inserted_at := newest + interval '1 microsecond';
+      end if;
+    end if;
+    return new;
+  end;
+  $$;
+
+create or replace trigger local_stack_distinct_time
+  before insert on realtime.messages
+  for each row execute function realtime.local_stack_distinct_time();
