@@ -23,7 +23,9 @@ export default defineConfig({
           root: import.meta.dirname,
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['testing/global-setup.ts'],
-          testTimeout: 30_000,
+          // A hang fails the test; slowness does not: some tests start stacks or processes of their own, which takes
+          // seconds each on a loaded machine.
+          testTimeout: 90_000,
           hookTimeout: 60_000,
           // Each file starts a stack of its own; two cores run two at a time.
           maxWorkers: 2,

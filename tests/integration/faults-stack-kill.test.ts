@@ -113,8 +113,10 @@ test.skipIf(template.kind !== 'pglite')(
         else if (status === 0) return;
       }
     });
-    await until('10 acknowledged signals, 3 of them seen live', async () =>
-      acknowledged.length >= 10 && seen.size >= 3 ? true : undefined,
+    await until(
+      '10 acknowledged signals, 3 of them seen live',
+      async () => (acknowledged.length >= 10 && seen.size >= 3 ? true : undefined),
+      60_000,
     );
     first.kill('SIGKILL');
     posting = false;

@@ -439,22 +439,22 @@ describe('signal-alerts sends each alert once, with one-click unsubscribe', () =
     await runSender();
     const stop = await newEvent(signal, 'sl_hit');
     const smtp = createMailer({ smtpUrl: t.config.smtpUrl, from: 'SignalOne <no-reply@signals.local>' });
+    const budget = SEND.budgetMs;
+    // The relay is so slow that the run's time is up once its first mail is out, however long the claim took.
     const slow = {
       async send(mail: Parameters<typeof smtp.send>[0]) {
-        await sleep(150);
         await smtp.send(mail);
+        SEND.budgetMs = 0;
       },
     };
     const links = async () => ({ unsubscribe: 'http://x/u', dashboard: 'http://x/d', settings: 'http://x/s' });
-    const budget = SEND.budgetMs;
-    SEND.budgetMs = 200;
     let first: SendTally;
     try {
       first = await sendDue({ db: t.admin<Database>(), mailer: slow, links });
     } finally {
       SEND.budgetMs = budget;
     }
-    expect(first.sent).toBeGreaterThan(0);
+    expect(first.sent).toBe(1);
     const left = (await outbox(stop)).filter((r) => r.sent_at === null);
     expect(left.length).toBeGreaterThan(0);
     for (const row of left) expect(row).toMatchObject({ claimed_at: null, attempts: 0 });

@@ -78,5 +78,5 @@ test.skipIf(template.kind !== 'pglite')(
       await new Promise((r) => second.once('exit', r));
     }
   },
-  60_000,
+  120_000,
 );

@@ -305,9 +305,10 @@ describe('private channels (RLS on realtime.messages)', () => {
   });
 
   test('an expiring token ends the channel with the system message hosted sends', async () => {
+    // 4 to 5 s to live: time for a busy machine to join before it runs out (a late join would be refused instead).
     const now = Math.floor(Date.now() / 1000);
     const shortLived = await signAccessToken(
-      { sub: member.id, role: 'authenticated', aud: 'authenticated', exp: now + 2 },
+      { sub: member.id, role: 'authenticated', aud: 'authenticated', exp: now + 5 },
       t.stack.ctx.jwtKeys,
     );
     const c = await client('2.0.0', shortLived);
@@ -315,13 +316,15 @@ describe('private channels (RLS on realtime.messages)', () => {
     const system: unknown[] = [];
     ch.on('system', {}, (m) => system.push(m));
     const statuses: string[] = [];
-    await new Promise<void>((resolve) =>
-      ch.subscribe((status) => {
-        statuses.push(status);
-        if (status === 'SUBSCRIBED') resolve();
-      }),
-    );
-    await until('the channel to close', async () => (statuses.includes('CLOSED') ? true : undefined), 10_000);
+    expect(
+      await new Promise<string>((resolve) =>
+        ch.subscribe((status) => {
+          statuses.push(status);
+          resolve(status);
+        }),
+      ),
+    ).toBe('SUBSCRIBED');
+    await until('the channel to close', async () => (statuses.includes('CLOSED') ? true : undefined), 20_000);
     expect(system).toEqual([
       {
         extension: 'system',
