@@ -140,7 +140,8 @@ export async function exportAccount(user: User, deps: AccountDeps, now = new Dat
       .from('contact_messages')
       .select(CONTACT_COLUMNS)
       .ilike('email', literalPattern(email))
-      .order('created_at', { ascending: true }),
+      .order('created_at', { ascending: true })
+      .order('id', { ascending: true }),
     deps.admin.from('alert_preferences').select(ALERT_PREFERENCE_COLUMNS).eq('user_id', user.id).maybeSingle(),
     deps.admin
       .from('alert_outbox')
