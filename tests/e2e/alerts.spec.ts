@@ -17,7 +17,10 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 const settings = labels('settings');
 
 const run = `${Date.now().toString(36)}${process.pid.toString(36)}`;
-/** A pair no other test posts: three random letters from Q to Z (never USD) against USD. */
+/**
+ * A pair no other test posts: three random letters from Q to Z (never USD) against USD, a quote no other spec draws
+ * against (dashboard-signals.spec.ts draws against CAD and JPY, dashboard-live.spec.ts against CHF).
+ */
 const PAIR = `${Array.from({ length: 3 }, () => String.fromCharCode(81 + Math.floor(Math.random() * 10))).join('')}/USD`;
 
 const opened = (id: string, tier: string) => ({

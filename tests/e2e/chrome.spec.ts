@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { copy, fill } from '../content.ts';
+import { hold } from './checks.ts';
 import { API } from './env.ts';
 
 const SESSION_KEY = 'sb-127-auth-token';
@@ -158,20 +159,13 @@ test.describe('desktop header', () => {
     // The access token's hour has passed: expires_at is in the past, the refresh token still good.
     await storeAgedSession(page, member.session);
     // Hold the refresh so that the header can be seen deciding: the loading placeholder, no Sign In.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     const refreshed = page.waitForResponse((r) => r.url().includes('grant_type=refresh_token'));
-    await page.route('**/auth/v1/token?grant_type=refresh_token', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const held = await hold(page, '**/auth/v1/token?grant_type=refresh_token');
     await page.goto('/features');
     const auth = authArea(page);
     await expect(auth.locator('[data-auth-state="loading"]')).toBeVisible();
     await expect(auth.locator('a', { hasText: labels.signIn })).toBeHidden();
-    release();
+    held.release();
     expect((await refreshed).status()).toBe(200);
     await expect(auth.getByText(member.email)).toBeVisible();
     await expect(auth.locator('[data-sign-out]')).toBeVisible();

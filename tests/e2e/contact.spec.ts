@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { labels, section } from '../content.ts';
-import { axeViolations, postsTo } from './checks.ts';
+import { axeViolations, hold, postsTo } from './checks.ts';
 import { API } from './env.ts';
 import { waitForMail } from './mail.ts';
 
@@ -37,10 +37,8 @@ test('a message is sent: "Sending...", then "Message Sent!", the form resets and
 }) => {
   const email = uniqueEmail();
   await page.goto('/contact-us');
-  await page.route(FUNCTION, async (route) => {
-    await new Promise((r) => setTimeout(r, 300));
-    await route.continue();
-  });
+  // Hold the request until the busy state has been seen.
+  const held = await hold(page, FUNCTION);
   await field(page, 'Name').fill('Ann Lee');
   await field(page, 'Email').fill(email);
   await field(page, 'Subject').fill(`Growth One question ${email}`);
@@ -48,6 +46,7 @@ test('a message is sent: "Sending...", then "Message Sent!", the form resets and
   await send(page).click();
   await expect(send(page)).toHaveText(t('submitting'));
   await expect(send(page)).toBeDisabled();
+  held.release();
 
   const toast = page.getByRole('status').filter({ hasText: t('successTitle') });
   await expect(toast).toBeVisible(AFTER_CALL);

@@ -14,9 +14,16 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 const dashboard = labels('dashboard');
 
 const run = `${Date.now().toString(36)}${process.pid.toString(36)}`;
-/** A pair no other test posts: three letters from Q to Z (never USD or JPY) against CHF. */
-const pair = () =>
-  `${Array.from({ length: 3 }, () => String.fromCharCode(81 + Math.floor(Math.random() * 10))).join('')}/CHF`;
+/**
+ * A pair no other test posts: three random letters against CHF, a quote no other spec draws against (alerts.spec.ts
+ * draws against USD, dashboard-signals.spec.ts against CAD and JPY). The two tests here may run at once in two
+ * workers, each with its own draw: each takes its letters from its own half of Q to Z, `from` Q (Q to U) or V (V to
+ * Z), so theirs never meet. Never CHF itself, which the ledger refuses as a base against CHF, nor USD.
+ */
+const pair = (from: 'Q' | 'V') => {
+  const letter = () => String.fromCharCode(from.charCodeAt(0) + Math.floor(Math.random() * 5));
+  return `${letter()}${letter()}${letter()}/CHF`;
+};
 const now = () => new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
 
 const opened = (id: string, onPair: string) => ({
@@ -88,7 +95,7 @@ test('two members see a posted signal and its TP1 without a reload; the status r
     await page.evaluate(() => Object.assign(window, { loadedOnce: true }));
   }
 
-  const onPair = pair();
+  const onPair = pair('Q');
   const id = `e2e-live-${run}`;
   await postToLedger(opened(id, onPair));
   for (const page of pages) {
@@ -144,7 +151,7 @@ test('a signal posted while the connection is cut appears once it is back', asyn
   for (const server of open) await server.close();
   await expect(statusOf(page)).toHaveText(dashboard('liveReconnecting'));
 
-  const onPair = pair();
+  const onPair = pair('V');
   await postToLedger(opened(`e2e-missed-${run}`, onPair));
   // Not delivered while cut: nothing shows it until the feed is back.
   await expect(cardOf(page, onPair)).toHaveCount(0);

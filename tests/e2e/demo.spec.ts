@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { copy, fill, literal } from '../content.ts';
-import { axeViolations } from './checks.ts';
+import { axeViolations, pauseClock } from './checks.ts';
 
 // The dialog's words come from content/demo/live-trading.md, Watch Demo from content/pages/index.md, the quiz's
 // from content/quiz/risk-profile.md (tests/content.ts). The figures (68 trades, £254.00) are the demo script's.
@@ -16,7 +16,6 @@ const demo = (page: Page) => page.getByRole('dialog', { name: copyOf.title });
 test.describe.configure({ timeout: 60_000 });
 
 const start = new Date('2026-01-05T09:00:00Z');
-const paused = new Date('2026-01-05T09:00:05Z');
 const figure = (page: Page, label: string) => demo(page).locator('dt', { hasText: label }).locator('+ dd');
 
 test('Home loads none of the demo until Watch Demo is pointed at or pressed', async ({ page }) => {
@@ -58,7 +57,7 @@ test('the demo plays 68 trades to a £254.00 total, then the trades won and the 
   await page.clock.install({ time: start });
   await page.goto('/');
   // Time stands still from here; each runFor moves it on.
-  await page.clock.pauseAt(paused);
+  await pauseClock(page);
   await watchDemo(page).click();
   const dialog = demo(page);
   await expect(dialog).toBeVisible();
@@ -115,7 +114,7 @@ test('Escape closes the demo, focus returns to Watch Demo and reopening starts a
   await page.clock.install({ time: start });
   await page.goto('/');
   // Time stands still from here; each runFor moves it on.
-  await page.clock.pauseAt(paused);
+  await pauseClock(page);
   await watchDemo(page).focus();
   await page.keyboard.press('Enter');
   await expect(demo(page)).toBeVisible();
@@ -157,7 +156,7 @@ test('the close button closes the demo and focus returns to Watch Demo @mobile',
 test('the demo at the end of its session has no axe violations', async ({ page }) => {
   await page.clock.install({ time: start });
   await page.goto('/');
-  await page.clock.pauseAt(paused);
+  await pauseClock(page);
   await watchDemo(page).click();
   await expect(demo(page)).toBeVisible();
   // The whole session (68 trades, 600 ms apart, then its two closing steps), on the page's clock.
@@ -172,7 +171,7 @@ test('with reduced motion the demo still plays, without animation', async ({ pag
   await page.clock.install({ time: start });
   await page.goto('/');
   // Time stands still from here; each runFor moves it on.
-  await page.clock.pauseAt(paused);
+  await pauseClock(page);
   await watchDemo(page).click();
   await expect(demo(page)).toBeVisible();
   await page.clock.runFor(1200);

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { axeViolations } from './checks.ts';
+import { axeViolations, hold } from './checks.ts';
 import { API, FEEDS_URL } from './env.ts';
 
 // News pages against the real news function, which reads fixture feeds served on 127.0.0.1 by scripts/test.ts
@@ -19,23 +19,8 @@ const times = (page: Page) =>
     els.map((el) => Date.parse(el.querySelector('time')?.getAttribute('datetime') ?? '')),
   );
 
-/** Holds the page's requests for the investing feed until release(), then lets them through unchanged. */
-async function hold(page: Page) {
-  let open: () => void = () => {};
-  const gate = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  let calls = 0;
-  await page.route('**/functions/v1/news?feed=investing', async (route) => {
-    calls += 1;
-    await gate;
-    await route.continue();
-  });
-  return {
-    calls: () => calls,
-    release: () => open(),
-  };
-}
+/** The page's requests for the investing feed. */
+const INVESTING = '**/functions/v1/news?feed=investing';
 
 async function articlesNow(request: import('@playwright/test').APIRequestContext, feed: string): Promise<number> {
   const res = await request.get(`${API}/functions/v1/news?feed=${feed}`);
@@ -83,7 +68,7 @@ test('/investing-news: 9 placeholders while loading, then 20 cards with pictures
   page,
 }) => {
   // Hold the request back until the loading state has been seen.
-  const held = await hold(page);
+  const held = await hold(page, INVESTING);
   await page.goto('/investing-news');
   await expect(page.getByRole('heading', { level: 2, name: 'Latest Investing News' })).toBeVisible();
   await expect(page.getByTestId('news-skeletons').locator('li')).toHaveCount(9);
@@ -122,7 +107,7 @@ test('/investing-news: 9 placeholders while loading, then 20 cards with pictures
 test('/investing-news: Refresh loads again and is disabled while it does', async ({ page }) => {
   await page.goto('/investing-news');
   await expect(cards(page)).toHaveCount(20, LOADED);
-  const held = await hold(page);
+  const held = await hold(page, INVESTING);
   const refresh = page.getByRole('button', { name: 'Refresh' });
   await refresh.click();
   await expect(refresh).toBeDisabled();
@@ -153,7 +138,7 @@ test('/investing-news: Refresh asks for a fresh answer, a plain visit does not',
 test('/investing-news: when the news cannot be loaded, a toast for 3 seconds and the empty message', async ({
   page,
 }) => {
-  await page.route('**/functions/v1/news?feed=investing', (route) => route.abort('connectionrefused'));
+  await page.route(INVESTING, (route) => route.abort('connectionrefused'));
   await page.goto('/investing-news');
   const toast = page.getByText(FAILED);
   await expect(toast).toBeVisible();

@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { consentVersion } from '../../src/lib/consent-version.ts';
 import { copy, labels, prose } from '../content.ts';
-import { axeViolations, postsTo } from './checks.ts';
+import { axeViolations, hold, postsTo } from './checks.ts';
 import { API } from './env.ts';
 import { sentTo, waitForMail } from './mail.ts';
 
@@ -54,15 +54,13 @@ test('subscribe, read the verification mail, open its link: Email verified', asy
   const email = uniqueEmail();
   await page.goto('/');
   await expect(card(page).getByRole('heading', { name: t('heading') })).toBeVisible();
-  // Hold the request briefly so that the busy state can be seen.
-  await page.route(FUNCTION, async (route) => {
-    await new Promise((r) => setTimeout(r, 300));
-    await route.continue();
-  });
+  // Hold the request until the busy state has been seen.
+  const held = await hold(page, FUNCTION);
   await emailField(page).fill(email);
   await subscribe(page).click();
   await expect(subscribe(page)).toHaveText(t('submitting'));
   await expect(subscribe(page)).toBeDisabled();
+  held.release();
 
   const toast = page.getByRole('status').filter({ hasText: t('successTitle') });
   await expect(toast).toBeVisible(AFTER_CALL);
