@@ -4,12 +4,11 @@ import { expect, type Page, test } from '@playwright/test';
 import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
 import { API, MAIL_API as MAIL } from './env.ts';
+import { createMember, passwordGrant, passwordSession, storedEmail } from './members.ts';
 
-// The local stack's demo keys (public values, see packages/local-supabase/README.md).
+// The local stack's demo publishable key (a public value, see packages/local-supabase/README.md).
 const ANON_KEY =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
-const SERVICE_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU';
 const PASSWORD = 'Str0ng-pass!';
 
 // The page's words come from content/labels/auth.md and labels/password.md, the header's and the landing page's
@@ -24,28 +23,11 @@ const uniqueEmail = (prefix: string) =>
   `${prefix}-${Date.now().toString(36)}-${++counter}-${Math.random().toString(36).slice(2, 6)}@example.com`;
 
 /** A confirmed user made with the admin API, as support staff would. */
-async function createUser(email: string, password = PASSWORD) {
-  const res = await fetch(`${API}/auth/v1/admin/users`, {
-    method: 'POST',
-    headers: { apikey: SERVICE_KEY, Authorization: `Bearer ${SERVICE_KEY}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      email,
-      password,
-      email_confirm: true,
-      user_metadata: { first_name: 'Test', last_name: 'User' },
-    }),
-  });
-  expect(res.status).toBe(200);
-}
+const createUser = (email: string) => createMember({ email, password: PASSWORD, firstName: 'Test', lastName: 'User' });
 
 /** Whether the auth service accepts this password for the address. */
 async function passwordWorks(email: string, password: string): Promise<boolean> {
-  const res = await fetch(`${API}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  return res.status === 200;
+  return (await passwordGrant(email, password)).status === 200;
 }
 
 /**
@@ -105,19 +87,8 @@ async function signUpUnconfirmed(email: string) {
 
 /** A fresh session of the account: the tokens a link to /auth would carry. */
 async function sessionTokens(email: string, password = PASSWORD) {
-  const res = await fetch(`${API}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(res.status).toBe(200);
-  const session = (await res.json()) as { access_token: string; refresh_token: string };
+  const session = await passwordSession(email, password);
   return `access_token=${session.access_token}&expires_in=3600&refresh_token=${session.refresh_token}&token_type=bearer`;
-}
-
-/** The address of the session supabase-js keeps in this page's storage, or null. */
-function storedEmail(page: Page): Promise<string | null> {
-  return page.evaluate(() => JSON.parse(localStorage.getItem('sb-127-auth-token') ?? 'null')?.user?.email ?? null);
 }
 
 const toast = (page: Page, title: string) =>

@@ -5,10 +5,10 @@
 // request carries a token of its own where its service reads it, and the page's policy allows exactly that
 // script and Turnstile's frames. Whether the services accept a token: tests/integration/captcha.test.ts.
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { labels } from '../content.ts';
 import { postsTo } from './checks.ts';
 import { API, CAPTCHA_SITE_URL } from './env.ts';
+import { createMember, signIn } from './members.ts';
 
 const TURNSTILE_SCRIPT = 'https://challenges.cloudflare.com/turnstile/v0/api.js';
 
@@ -198,37 +198,12 @@ test('sign-in sends the token where the auth service reads it', async ({ page })
   expect(await turnstile.violations()).toEqual([]);
 });
 
-/** A confirmed member, and this browser signed in as them (the session as supabase-js stores it). */
-async function signedInMember(page: Page, password: string): Promise<string> {
-  const email = uniqueEmail('captcha-settings');
-  const service = {
-    apikey: DEMO_SERVICE_ROLE_KEY,
-    Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}`,
-    'Content-Type': 'application/json',
-  };
-  const created = await fetch(`${API}/auth/v1/admin/users`, {
-    method: 'POST',
-    headers: service,
-    body: JSON.stringify({ email, password, email_confirm: true }),
-  });
-  expect(created.status).toBe(200);
-  const grant = await fetch(`${API}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(grant.status).toBe(200);
-  const session = JSON.stringify(await grant.json());
-  await page.goto('/about-us');
-  await page.evaluate((value) => localStorage.setItem('sb-127-auth-token', value), session);
-  return email;
-}
-
 test('Settings: the password checks and account deletion each send a token of their own', async ({ page }) => {
   const settings = labels('settings');
   const password = 'Str0ng!Passw0rd';
   const turnstile = await standIn(page);
-  await signedInMember(page, password);
+  // A confirmed member, and this browser signed in as them (the session as supabase-js stores it).
+  await signIn(page, await createMember({ email: uniqueEmail('captcha-settings'), password }));
   const signIns = postsTo(page, `${API}/auth/v1/token`);
   const deletions = postsTo(page, `${API}/functions/v1/account`);
   await page.goto('/settings');

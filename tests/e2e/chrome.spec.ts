@@ -1,10 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
+import { DEMO_ANON_KEY } from 'local-supabase';
 import { copy, fill } from '../content.ts';
 import { hold } from './checks.ts';
 import { API } from './env.ts';
-
-const SESSION_KEY = 'sb-127-auth-token';
+import { createMember, passwordSession, SESSION_KEY, type Session } from './members.ts';
 
 // The chrome's links and labels come from content/site/navigation.md (tests/content.ts).
 const site = copy('site/navigation');
@@ -33,45 +32,20 @@ async function storeSession(page: Page, email: string, expiresInSeconds: number)
   );
 }
 
-interface StoredSession {
-  access_token: string;
-  refresh_token: string;
-  expires_at: number;
-  user: { email: string };
-}
-
-let counter = 0;
 /** A confirmed member made with the admin API and signed in with the password grant, as the stack answers. */
-async function signedInMember(): Promise<{ email: string; session: StoredSession }> {
-  const email = `header-${Date.now()}-${process.pid}-${counter++}@example.com`;
-  const password = 'Str0ng!Passw0rd';
-  const created = await fetch(`${API}/auth/v1/admin/users`, {
-    method: 'POST',
-    headers: {
-      apikey: DEMO_SERVICE_ROLE_KEY,
-      Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}`,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify({ email, password, email_confirm: true }),
-  });
-  expect(created.status).toBe(200);
-  const grant = await fetch(`${API}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(grant.status).toBe(200);
-  return { email, session: (await grant.json()) as StoredSession };
+async function signedInMember(): Promise<{ email: string; session: Session }> {
+  const { email, password } = await createMember({ prefix: 'header' });
+  return { email, session: await passwordSession(email, password) };
 }
 
 /** Stores the session where supabase-js keeps it, with expires_at a minute in the past. */
-async function storeAgedSession(page: Page, session: StoredSession) {
+async function storeAgedSession(page: Page, session: Session) {
   const aged = { ...session, expires_at: Math.floor(Date.now() / 1000) - 60 };
   await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_KEY, JSON.stringify(aged)]);
 }
 
 const storedSession = (page: Page) =>
-  page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null') as StoredSession | null, SESSION_KEY);
+  page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null') as Session | null, SESSION_KEY);
 
 test.describe('desktop header', () => {
   test.skip(({ isMobile }) => isMobile, 'the desktop navigation is hidden on phones');

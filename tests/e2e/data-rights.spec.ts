@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
+import { DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
 import { API } from './env.ts';
+import { createMember, MEMBER_PASSWORD, type Member, passwordGrant, SESSION_KEY, signIn } from './members.ts';
 
 // Your data in Settings against the real stack: Download my data saves a JSON file of the member's data, and
 // Delete my account asks for the password in a modal dialog, deletes the account and lands on / with a toast.
@@ -11,8 +12,6 @@ import { API } from './env.ts';
 test.describe.configure({ timeout: 60_000 });
 const expect = baseExpect.configure({ timeout: 10_000 });
 
-const SESSION_KEY = 'sb-127-auth-token';
-const PASSWORD = 'Str0ng!Passw0rd';
 const service = {
   apikey: DEMO_SERVICE_ROLE_KEY,
   Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}`,
@@ -20,21 +19,10 @@ const service = {
 };
 const settings = labels('settings');
 
-let counter = 0;
 /** A confirmed member with a newsletter subscription and a contact message sent from the address. */
-async function createMember(): Promise<{ id: string; email: string }> {
-  const email = `rights-${Date.now()}-${process.pid}-${counter++}@example.com`;
-  const created = await fetch(`${API}/auth/v1/admin/users`, {
-    method: 'POST',
-    headers: service,
-    body: JSON.stringify({
-      email,
-      password: PASSWORD,
-      email_confirm: true,
-      user_metadata: { first_name: 'Grace', last_name: 'Hopper' },
-    }),
-  });
-  expect(created.status).toBe(200);
+async function newMember(): Promise<Member> {
+  const member = await createMember({ prefix: 'rights', firstName: 'Grace', lastName: 'Hopper' });
+  const { email } = member;
   const rows = [
     ['newsletter_subscribers', { email, status: 'verified' }],
     ['contact_messages', { name: 'Grace Hopper', email, subject: 'Signals', message: 'How many a week?' }],
@@ -43,23 +31,11 @@ async function createMember(): Promise<{ id: string; email: string }> {
     const res = await fetch(`${API}/rest/v1/${table}`, { method: 'POST', headers: service, body: JSON.stringify(row) });
     expect(res.status, table).toBe(201);
   }
-  return { id: ((await created.json()) as { id: string }).id, email };
+  return member;
 }
 
-async function passwordGrant(email: string): Promise<Response> {
-  return fetch(`${API}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-}
-
-async function openSettingsAs(page: Page, email: string): Promise<void> {
-  const response = await passwordGrant(email);
-  expect(response.status).toBe(200);
-  const session = await response.json();
-  await page.goto('/about-us');
-  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_KEY, JSON.stringify(session)]);
+async function openSettingsAs(page: Page, member: Member): Promise<void> {
+  await signIn(page, member);
   await page.goto('/settings');
   await expect(page.getByRole('heading', { name: settings('dataHeading') })).toBeVisible();
 }
@@ -67,8 +43,8 @@ async function openSettingsAs(page: Page, email: string): Promise<void> {
 test('Download my data saves a JSON file with the member’s account, profile, newsletter and messages', async ({
   page,
 }) => {
-  const member = await createMember();
-  await openSettingsAs(page, member.email);
+  const member = await newMember();
+  await openSettingsAs(page, member);
   // The file comes from a blob: URL: the site's Content-Security-Policy must not block it.
   await page.evaluate(() => {
     const seen: string[] = [];
@@ -100,8 +76,8 @@ test('Download my data saves a JSON file with the member’s account, profile, n
 test('Delete my account: the dialog says what goes and asks for the password; a wrong one keeps the account', async ({
   page,
 }) => {
-  const member = await createMember();
-  await openSettingsAs(page, member.email);
+  const member = await newMember();
+  await openSettingsAs(page, member);
   const opener = page.getByRole('button', { name: settings('deleteOpen') });
   await opener.click();
   const dialog = page.getByRole('dialog', { name: settings('deleteDialogTitle') });
@@ -119,7 +95,7 @@ test('Delete my account: the dialog says what goes and asks for the password; a 
   await expect(dialog.getByRole('alert')).toHaveText('The password is incorrect. Your account was not deleted.');
   await expect(password).toHaveAttribute('aria-invalid', 'true');
   expect(await axeViolations(page)).toEqual([]);
-  expect((await passwordGrant(member.email)).status).toBe(200);
+  expect((await passwordGrant(member.email, MEMBER_PASSWORD)).status).toBe(200);
 
   // Escape closes it and focus returns to the button that opened it.
   await page.keyboard.press('Escape');
@@ -130,11 +106,11 @@ test('Delete my account: the dialog says what goes and asks for the password; a 
 test('Delete my account with the password: toast on /, signed out, and the password no longer signs in', async ({
   page,
 }) => {
-  const member = await createMember();
-  await openSettingsAs(page, member.email);
+  const member = await newMember();
+  await openSettingsAs(page, member);
   await page.getByRole('button', { name: settings('deleteOpen') }).click();
   const dialog = page.getByRole('dialog', { name: settings('deleteDialogTitle') });
-  await dialog.getByLabel(settings('deletePassword')).fill(PASSWORD);
+  await dialog.getByLabel(settings('deletePassword')).fill(MEMBER_PASSWORD);
   await dialog.getByRole('button', { name: settings('deleteConfirm') }).click();
 
   await expect(page).toHaveURL((url) => url.pathname === '/');
@@ -143,9 +119,9 @@ test('Delete my account with the password: toast on /, signed out, and the passw
   expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
   expect(await axeViolations(page)).toEqual([]);
 
-  const signIn = await passwordGrant(member.email);
-  expect(signIn.status).toBe(400);
-  expect(((await signIn.json()) as { error_code?: string }).error_code).toBe('invalid_credentials');
+  const grant = await passwordGrant(member.email, MEMBER_PASSWORD);
+  expect(grant.status).toBe(400);
+  expect(((await grant.json()) as { error_code?: string }).error_code).toBe('invalid_credentials');
   const profile = await fetch(`${API}/rest/v1/profiles?user_id=eq.${member.id}&select=user_id`, { headers: service });
   expect(await profile.json()).toEqual([]);
 });

@@ -3,6 +3,7 @@ import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from 'local-supabase';
 import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
 import { API } from './env.ts';
+import { createMember, MEMBER_PASSWORD, passwordGrant, SESSION_KEY, signIn } from './members.ts';
 
 // The signed-in area against the real stack: members are created with the auth admin API, signed in with
 // the password grant, and the session is stored where supabase-js keeps it before the page loads.
@@ -12,51 +13,10 @@ import { API } from './env.ts';
 test.describe.configure({ timeout: 60_000 });
 const expect = baseExpect.configure({ timeout: 10_000 });
 
-const SESSION_KEY = 'sb-127-auth-token';
-const PASSWORD = 'Str0ng!Passw0rd';
-
-interface Member {
-  id: string;
-  email: string;
-  password: string;
-}
-
 const service = { apikey: DEMO_SERVICE_ROLE_KEY, Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}` };
 
-let counter = 0;
-async function createMember(firstName = 'Ada', lastName = 'Lovelace'): Promise<Member> {
-  const email = `member-${Date.now()}-${process.pid}-${counter++}@example.com`;
-  const response = await fetch(`${API}/auth/v1/admin/users`, {
-    method: 'POST',
-    headers: { ...service, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      email,
-      password: PASSWORD,
-      email_confirm: true,
-      user_metadata: { first_name: firstName, last_name: lastName },
-    }),
-  });
-  expect(response.status).toBe(200);
-  const user = (await response.json()) as { id: string };
-  return { id: user.id, email, password: PASSWORD };
-}
-
-async function passwordGrant(email: string, password: string): Promise<Response> {
-  return fetch(`${API}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-}
-
-/** Signs in with the password grant and stores the session as supabase-js does, on this site's origin. */
-async function signIn(page: Page, member: Member): Promise<void> {
-  const response = await passwordGrant(member.email, member.password);
-  expect(response.status).toBe(200);
-  const session = await response.json();
-  await page.goto('/about-us');
-  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_KEY, JSON.stringify(session)]);
-}
+/** Members here are Ada Lovelace unless told otherwise: the sidebar and Settings show the name. */
+const newMember = (firstName = 'Ada', lastName = 'Lovelace') => createMember({ firstName, lastName });
 
 async function profileRow(userId: string) {
   const response = await fetch(`${API}/rest/v1/profiles?user_id=eq.${userId}&select=*`, { headers: service });
@@ -123,7 +83,7 @@ test.describe('signed out', () => {
 
 test.describe('signed in', () => {
   test('dashboard: tools Coming Soon, account status, and the sidebar profile', async ({ page }) => {
-    const member = await createMember();
+    const member = await newMember();
     await signIn(page, member);
     await page.goto('/dashboard');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(pageCopy.dashboard.heading);
@@ -159,7 +119,7 @@ test.describe('signed in', () => {
   });
 
   test('an unverified address shows Unverified in the sidebar', async ({ page }) => {
-    const member = await createMember();
+    const member = await newMember();
     const patch = await fetch(`${API}/rest/v1/profiles?user_id=eq.${member.id}`, {
       method: 'PATCH',
       headers: { ...service, 'Content-Type': 'application/json' },
@@ -177,7 +137,7 @@ test.describe('signed in', () => {
   test('a profile that cannot be read: the message, and Go to Sign In signs out here and opens /auth', async ({
     page,
   }) => {
-    const member = await createMember();
+    const member = await newMember();
     const removed = await fetch(`${API}/rest/v1/profiles?user_id=eq.${member.id}`, {
       method: 'DELETE',
       headers: service,
@@ -194,7 +154,7 @@ test.describe('signed in', () => {
   });
 
   test('settings: names are saved trimmed, the form and sidebar reload, and the row holds them', async ({ page }) => {
-    const member = await createMember();
+    const member = await newMember();
     await signIn(page, member);
     await page.goto('/settings');
     const first = page.getByLabel(settings('firstName'));
@@ -226,7 +186,7 @@ test.describe('signed in', () => {
   test('settings: a profile that cannot be read gives the Error toast and leaves the form unusable', async ({
     page,
   }) => {
-    const member = await createMember();
+    const member = await newMember();
     await fetch(`${API}/rest/v1/profiles?user_id=eq.${member.id}`, { method: 'DELETE', headers: service });
     await signIn(page, member);
     await page.goto('/settings');
@@ -239,7 +199,7 @@ test.describe('signed in', () => {
   });
 
   test('settings: while saving the form is busy; a refused update keeps the row and says so', async ({ page }) => {
-    const member = await createMember();
+    const member = await newMember();
     await signIn(page, member);
     await page.goto('/settings');
     await expect(page.getByLabel(settings('firstName'))).toHaveValue('Ada');
@@ -273,7 +233,7 @@ test.describe('signed in', () => {
   test('settings: Change password asks for the current password and keeps to the rules; then the new one signs in', async ({
     page,
   }) => {
-    const member = await createMember();
+    const member = await newMember();
     await signIn(page, member);
     await page.goto('/settings');
     const security = main(page).getByRole('region', { name: settings('securityHeading') });
@@ -302,18 +262,18 @@ test.describe('signed in', () => {
     await submit.click();
     const wrong = page.getByRole('alert').filter({ hasText: settings('currentPasswordWrong') });
     await expect(wrong).toContainText(settings('currentPasswordWrongTitle'));
-    expect((await passwordGrant(member.email, PASSWORD)).status).toBe(200);
+    expect((await passwordGrant(member.email, MEMBER_PASSWORD)).status).toBe(200);
     expect((await passwordGrant(member.email, newPassword)).status).toBe(400);
 
-    await current.fill(PASSWORD);
+    await current.fill(MEMBER_PASSWORD);
     await expect(submit).toBeEnabled();
     await confirm.fill('N3w!Passwore');
     await expect(security.getByText(`${settings('mismatchTitle')}: ${settings('mismatch')}`)).toBeVisible();
     await submit.click();
     await expect(page.getByRole('alert').getByText(settings('mismatch'))).toBeVisible();
 
-    await next.fill(PASSWORD);
-    await confirm.fill(PASSWORD);
+    await next.fill(MEMBER_PASSWORD);
+    await confirm.fill(MEMBER_PASSWORD);
     await submit.click();
     await expect(page.getByText(settings('samePassword'))).toBeVisible();
 
@@ -326,7 +286,7 @@ test.describe('signed in', () => {
     await expect(confirm).toHaveValue('');
 
     expect((await passwordGrant(member.email, newPassword)).status).toBe(200);
-    const old = await passwordGrant(member.email, PASSWORD);
+    const old = await passwordGrant(member.email, MEMBER_PASSWORD);
     expect(old.status).toBe(400);
     expect(((await old.json()) as { error_code?: string }).error_code).toBe('invalid_credentials');
   });
@@ -335,7 +295,7 @@ test.describe('signed in', () => {
     page,
     browser,
   }) => {
-    const member = await createMember();
+    const member = await newMember();
     // Three browsers of one member, each with its own session.
     const contexts = [await browser.newContext(), await browser.newContext()];
     const [otherOnSettings, otherOnDashboard] = await Promise.all(contexts.map((c) => c.newPage()));
@@ -387,7 +347,7 @@ test.describe('sidebar', () => {
   test.skip(({ isMobile }) => isMobile, 'the rail shows from 768px');
 
   test('collapses to a rail and stays so across reloads and pages; Ctrl+B toggles it', async ({ page, context }) => {
-    const member = await createMember();
+    const member = await newMember();
     await signIn(page, member);
     await page.goto('/dashboard');
     await expect(rail(page)).toHaveAttribute('data-state', 'expanded');
@@ -428,7 +388,7 @@ test.describe('sidebar', () => {
   });
 
   test('Sign Out goes to / with the Signed out toast and ends the session', async ({ page }) => {
-    const member = await createMember();
+    const member = await newMember();
     await signIn(page, member);
     await page.goto('/settings');
     await rail(page).getByRole('button', { name: sidebar.labels.signOut }).click();
@@ -446,7 +406,7 @@ test('on a phone the sidebar is a sheet: focus kept inside, Escape closes, focus
   isMobile,
 }) => {
   test.skip(!isMobile, 'the sheet replaces the rail below 768px');
-  const member = await createMember('Mary', 'Somerville');
+  const member = await newMember('Mary', 'Somerville');
   await signIn(page, member);
   await page.goto('/settings');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(pageCopy.settings.heading);
@@ -481,7 +441,7 @@ test.describe('axe', () => {
     test(`${path} signed in has no axe violations`, async ({ browser }) => {
       const context = await browser.newContext();
       const page = await context.newPage();
-      await signIn(page, await createMember());
+      await signIn(page, await newMember());
       await page.goto(path);
       await expect(rail(page).getByText(sidebar.labels.verified)).toBeVisible();
       await expect(main(page).getByRole('status')).toHaveCount(0);

@@ -10,14 +10,21 @@ import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
 import { API } from './env.ts';
 import { waitForMail } from './mail.ts';
+import {
+  createMember,
+  MEMBER_PASSWORD,
+  passwordGrant,
+  passwordSession,
+  SESSION_KEY,
+  type Session,
+  storeSession,
+} from './members.ts';
 
 // A code is good once: a test that needs a second one waits for the app's next 30-second step, so these
 // take longer than the defaults.
 test.describe.configure({ timeout: 180_000 });
 const expect = baseExpect.configure({ timeout: 10_000 });
 
-const SESSION_KEY = 'sb-127-auth-token';
-const PASSWORD = 'Str0ng!Passw0rd';
 const service = { apikey: DEMO_SERVICE_ROLE_KEY, Authorization: `Bearer ${DEMO_SERVICE_ROLE_KEY}` };
 
 const t = labels('auth');
@@ -25,23 +32,12 @@ const settings = labels('settings');
 const dashboard = copy('pages/dashboard');
 const sidebar = copy('member/sidebar');
 
-let counter = 0;
 const userIds = new Map<string, string>();
-async function createMember(): Promise<string> {
-  const email = `two-factor-${Date.now()}-${process.pid}-${counter++}@example.com`;
-  const response = await fetch(`${API}/auth/v1/admin/users`, {
-    method: 'POST',
-    headers: { ...service, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      email,
-      password: PASSWORD,
-      email_confirm: true,
-      user_metadata: { first_name: 'Ada', last_name: 'Lovelace' },
-    }),
-  });
-  expect(response.status).toBe(200);
-  userIds.set(email, ((await response.json()) as { id: string }).id);
-  return email;
+/** A confirmed member, Ada Lovelace; the id is kept for the admin API's look-ups by address. */
+async function newMember(): Promise<string> {
+  const member = await createMember({ prefix: 'two-factor', firstName: 'Ada', lastName: 'Lovelace' });
+  userIds.set(member.email, member.id);
+  return member.email;
 }
 
 /** The member's stored factors, verified or not, as the auth admin API lists them. */
@@ -49,21 +45,6 @@ async function storedFactors(email: string): Promise<{ status: string }[]> {
   const response = await fetch(`${API}/auth/v1/admin/users/${userIds.get(email)}`, { headers: service });
   expect(response.status).toBe(200);
   return ((await response.json()) as { factors?: { status: string }[] }).factors ?? [];
-}
-
-interface Session {
-  access_token: string;
-  refresh_token: string;
-}
-
-async function passwordSession(email: string): Promise<Session> {
-  const response = await fetch(`${API}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as Session & Record<string, unknown>;
 }
 
 /**
@@ -105,7 +86,7 @@ async function enrollByApi(email: string): Promise<string> {
 
 /** enrollByApi, also answering the session the first code raised to aal2. */
 async function enrollWithSession(email: string): Promise<{ secret: string; session: Session }> {
-  const session = await passwordSession(email);
+  const session = await passwordSession(email, MEMBER_PASSWORD);
   const auth = { apikey: DEMO_ANON_KEY, Authorization: `Bearer ${session.access_token}` };
   const json = { ...auth, 'Content-Type': 'application/json' };
   const factor = (await (
@@ -126,7 +107,7 @@ async function enrollWithSession(email: string): Promise<{ secret: string; sessi
 async function signInWithPassword(page: Page, email: string) {
   await page.goto('/auth?tab=signin');
   await page.getByLabel(t('email')).fill(email);
-  await page.getByLabel(t('password'), { exact: true }).fill(PASSWORD);
+  await page.getByLabel(t('password'), { exact: true }).fill(MEMBER_PASSWORD);
   await page.getByRole('button', { name: t('signIn'), exact: true }).click();
 }
 
@@ -140,7 +121,7 @@ const codeStep = (page: Page) => page.getByRole('heading', { name: t('mfaHeading
 test('set up in Settings after the password, sign in with password then code, a wrong code refused, then removed with the password', async ({
   page,
 }) => {
-  const email = await createMember();
+  const email = await newMember();
   await signInWithPassword(page, email);
   await onDashboard(page);
 
@@ -163,7 +144,7 @@ test('set up in Settings after the password, sign in with password then code, a 
   expect(await axeViolations(page)).toEqual([]);
 
   // The right password: the QR code and the key, and the first code is asked.
-  await password.fill(PASSWORD);
+  await password.fill(MEMBER_PASSWORD);
   await twoFactor.getByRole('button', { name: settings('twoFactorContinue') }).click();
   const qr = security.getByRole('img', { name: settings('twoFactorQrAlt') });
   await expect(qr).toBeVisible();
@@ -224,7 +205,7 @@ test('set up in Settings after the password, sign in with password then code, a 
   await twoFactor.getByRole('button', { name: settings('twoFactorRemoveConfirm') }).click();
   await expect(twoFactor.getByRole('alert')).toHaveText(settings('twoFactorPasswordWrong'));
   expect(await storedFactors(email)).toEqual([expect.objectContaining({ status: 'verified' })]);
-  await removePassword.fill(PASSWORD);
+  await removePassword.fill(MEMBER_PASSWORD);
   await twoFactor.getByRole('button', { name: settings('twoFactorRemoveConfirm') }).click();
   await expect(page.getByText(settings('twoFactorRemovedTitle'), { exact: true })).toBeVisible();
   await expect(security.getByRole('button', { name: settings('twoFactorSetup') })).toBeVisible();
@@ -240,13 +221,12 @@ test('set up in Settings after the password, sign in with password then code, a 
 test('a password-only session of a member with two-factor gets the code step, also before a new password', async ({
   page,
 }) => {
-  const email = await createMember();
+  const email = await newMember();
   const secret = await enrollByApi(email);
 
   // A session from the password grant alone (aal1), stored as supabase-js keeps it.
-  const session = await passwordSession(email);
-  await page.goto('/about-us');
-  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_KEY, JSON.stringify(session)]);
+  const session = await passwordSession(email, MEMBER_PASSWORD);
+  await storeSession(page, session);
   for (const path of ['/dashboard', '/settings']) {
     await page.goto(path);
     await expect(codeStep(page)).toBeVisible();
@@ -288,21 +268,16 @@ test('a password-only session of a member with two-factor gets the code step, al
   await security.getByRole('button', { name: settings('updatePassword') }).click();
   await expect(page.getByText(settings('passwordUpdatedTitle'), { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/settings\/?$/);
-  const changed = await fetch(`${API}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: 'An0ther!Passw0rd' }),
-  });
+  const changed = await passwordGrant(email, 'An0ther!Passw0rd');
   expect(changed.status).toBe(200);
 });
 
 test('Delete my account with two-factor on asks for a code too: a wrong one keeps the account, the right one deletes it', async ({
   page,
 }) => {
-  const email = await createMember();
+  const email = await newMember();
   const { secret, session } = await enrollWithSession(email);
-  await page.goto('/about-us');
-  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_KEY, JSON.stringify(session)]);
+  await storeSession(page, session);
   await page.goto('/settings');
   await page.getByRole('button', { name: settings('deleteOpen') }).click();
   const dialog = page.getByRole('dialog', { name: settings('deleteDialogTitle') });
@@ -313,7 +288,7 @@ test('Delete my account with two-factor on asks for a code too: a wrong one keep
   expect(await axeViolations(page)).toEqual([]);
 
   // The right password with a wrong code: said under the code field, and the account stays.
-  await dialog.getByLabel(settings('deletePassword')).fill(PASSWORD);
+  await dialog.getByLabel(settings('deletePassword')).fill(MEMBER_PASSWORD);
   await code.fill(wrongCode(secret));
   await dialog.getByRole('button', { name: settings('deleteConfirm') }).click();
   const codeError = dialog.locator('#delete-account-code-error');

@@ -8,6 +8,7 @@ import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
 import { API } from './env.ts';
 import { confirmationLink, sentTo, waitForMail } from './mail.ts';
+import { passwordGrant, type Session, storedEmail } from './members.ts';
 
 // The local stack's demo publishable key (a public value, see packages/local-supabase/README.md).
 const ANON_KEY =
@@ -29,11 +30,6 @@ test.skip(({ isMobile }) => isMobile, 'one layout is enough for the landing page
 const uniqueEmail = () => `confirm-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`;
 const main = (page: Page) => page.locator('main');
 
-interface Session {
-  access_token: string;
-  refresh_token: string;
-}
-
 async function post(path: string, body: unknown, bearer?: string): Promise<Response> {
   return fetch(`${API}${path}`, {
     method: 'POST',
@@ -48,7 +44,7 @@ async function post(path: string, body: unknown, bearer?: string): Promise<Respo
 
 /** What the auth service answers a password sign-in: 'ok', or its error code (email_not_confirmed, ...). */
 async function signInAnswer(email: string, password: string): Promise<string> {
-  const res = await post('/auth/v1/token?grant_type=password', { email, password });
+  const res = await passwordGrant(email, password);
   if (res.ok) return 'ok';
   const body = (await res.json()) as { error_code?: string; error?: string };
   return body.error_code ?? body.error ?? String(res.status);
@@ -56,13 +52,8 @@ async function signInAnswer(email: string, password: string): Promise<string> {
 
 /** A session for the address with this password, or undefined while the auth service refuses it. */
 async function sessionOf(email: string, password: string): Promise<Session | undefined> {
-  const res = await post('/auth/v1/token?grant_type=password', { email, password });
+  const res = await passwordGrant(email, password);
   return res.ok ? ((await res.json()) as Session) : undefined;
-}
-
-/** The address of the session supabase-js keeps in this page's storage, or null. */
-function storedEmail(page: Page): Promise<string | null> {
-  return page.evaluate(() => JSON.parse(localStorage.getItem('sb-127-auth-token') ?? 'null')?.user?.email ?? null);
 }
 
 /** Signs up through the /auth form; the auth service mails the confirmation. */
