@@ -1,5 +1,7 @@
 // The HTML of the mails the functions send: text made safe inside an element or a quoted attribute, and the
-// company's closing block (the same markup `npm run gen:company` writes into the auth templates).
+// company's closing block (the same markup `npm run gen:company` writes into the auth templates). One escaper for
+// every mail. Numeric references (&#39;, not entities' escapeUTF8 with &apos;, which HTML 4 lacks and some mail
+// clients' renderers follow HTML 4).
 
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -8,6 +8,7 @@
 // row, so whoever knows the address cannot undo the withdrawal or overwrite how consent was given and withdrawn.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database, Tables } from '../../database.types.ts';
+import { escapeHtml } from '../_shared/html.ts';
 import type { Mailer, OutgoingMail } from '../_shared/mail.ts';
 import { latestRequest, type RequestMeta, recordConsentEvent } from './consent-events.ts';
 import { type UnsubscribeKey, unsubscribeHeaders, unsubscribeUrl } from './unsubscribe.ts';
@@ -93,9 +94,6 @@ export function landingUrl(siteUrl: string, outcome: VerifyOutcome): string {
   const base = `${trimSlash(siteUrl)}/newsletter-verified`;
   return outcome === 'verified' ? base : `${base}?status=${outcome}`;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The confirmation mail. Like every mail to a subscriber it carries a visible unsubscribe link and the
