@@ -1,14 +1,12 @@
 // Accounts in a real browser against the stack: sign up, confirm by mail, sign in, sign out, reset the
 // password by mail, and every message of the /auth page a person can meet on the way.
 import { expect, type Page, test } from '@playwright/test';
+import { DEMO_ANON_KEY } from 'local-supabase';
 import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
 import { API, MAIL_API as MAIL } from './env.ts';
 import { createMember, passwordGrant, passwordSession, storedEmail } from './members.ts';
 
-// The local stack's demo publishable key (a public value, see packages/local-supabase/README.md).
-const ANON_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
 const PASSWORD = 'Str0ng-pass!';
 
 // The page's words come from content/labels/auth.md and labels/password.md, the header's and the landing page's
@@ -79,7 +77,7 @@ const otherCode = (code: string) => String((Number(code) + 1) % 1_000_000).padSt
 async function signUpUnconfirmed(email: string) {
   const res = await fetch(`${API}/auth/v1/signup`, {
     method: 'POST',
-    headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' },
+    headers: { apikey: DEMO_ANON_KEY, 'Content-Type': 'application/json' },
     body: JSON.stringify({ email, password: PASSWORD, data: { first_name: 'Test', last_name: 'User' } }),
   });
   expect(res.status).toBe(200);

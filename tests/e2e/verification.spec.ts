@@ -4,15 +4,12 @@
 // with a password of their own never signs in with it. A used or expired link lands on the same page as
 // before, which says so.
 import { expect, type Page, test } from '@playwright/test';
+import { DEMO_ANON_KEY } from 'local-supabase';
 import { copy, labels } from '../content.ts';
 import { axeViolations } from './checks.ts';
 import { API } from './env.ts';
 import { confirmationLink, sentTo, waitForMail } from './mail.ts';
 import { passwordGrant, type Session, storedEmail } from './members.ts';
-
-// The local stack's demo publishable key (a public value, see packages/local-supabase/README.md).
-const ANON_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
 
 // The landing page's words come from content/verification/{user,user-expired}.md, the form's from
 // content/labels/auth.md (tests/content.ts).
@@ -34,7 +31,7 @@ async function post(path: string, body: unknown, bearer?: string): Promise<Respo
   return fetch(`${API}${path}`, {
     method: 'POST',
     headers: {
-      apikey: ANON_KEY,
+      apikey: DEMO_ANON_KEY,
       'Content-Type': 'application/json',
       ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
     },
@@ -174,7 +171,7 @@ test("a stranger signs the address up with their password: the owner's link sets
   const refresh = await post('/auth/v1/token?grant_type=refresh_token', { refresh_token: stranger?.refresh_token });
   expect(refresh.status).toBe(400);
   const user = await fetch(`${API}/auth/v1/user`, {
-    headers: { apikey: ANON_KEY, Authorization: `Bearer ${stranger?.access_token}` },
+    headers: { apikey: DEMO_ANON_KEY, Authorization: `Bearer ${stranger?.access_token}` },
   });
   expect(user.status).toBe(403);
   expect(await signInAnswer(owner, OWNER_PASSWORD)).toBe('ok');
@@ -191,7 +188,7 @@ test("the race: a stranger signs up the owner's address after the owner; the new
   // The stranger signs the same address up again through the site's own function, with their password.
   const again = await fetch(`${API}/functions/v1/user-signup`, {
     method: 'POST',
-    headers: { apikey: ANON_KEY, Authorization: `Bearer ${ANON_KEY}`, 'Content-Type': 'application/json' },
+    headers: { apikey: DEMO_ANON_KEY, Authorization: `Bearer ${DEMO_ANON_KEY}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ email: owner, password: STRANGER_PASSWORD, firstName: 'Evil', lastName: 'Twin' }),
   });
   expect(again.status).toBe(200);
