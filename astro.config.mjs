@@ -1,12 +1,11 @@
 // @ts-check
-import react from '@astrojs/react';
+import preact from '@astrojs/preact';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { loadEnv } from 'vite';
 import { clientDirectives } from './integrations/client-directives/index.ts';
 import { cmsAdmin } from './integrations/cms-admin.ts';
-import { reactDomCompileHint } from './integrations/compile-hint.ts';
 import { LOCAL_SUPABASE_URL, securityHeaders } from './integrations/headers.ts';
 import { pageCss } from './integrations/page-css.ts';
 import { claimsCheckFor } from './src/content/claims.ts';
@@ -32,7 +31,8 @@ export default defineConfig({
   // Hashes of every inline script and style go into a CSP <meta> on each page (no 'unsafe-inline').
   security: { csp: true },
   integrations: [
-    react(),
+    // The islands are written against React's API and run on Preact's compatibility layer (docs/performance.md).
+    preact({ compat: true }),
     // client:load-yield and client:visible-yield: hydrate in a task of their own.
     clientDirectives(),
     // The content editor under `npm run cms` (dev server only, at /admin/); the production editor is built
@@ -45,7 +45,7 @@ export default defineConfig({
     securityHeaders(supabaseUrl),
   ],
   vite: {
-    plugins: [tailwindcss(), reactDomCompileHint()],
+    plugins: [tailwindcss()],
     environments: {
       client: {
         build: {

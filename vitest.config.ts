@@ -3,6 +3,11 @@ import { defineConfig } from 'vitest/config';
 // The stack's own projects ('local-supabase (unit)', 'local-supabase (integration)') come from its package.
 const stackSetup = 'packages/local-supabase/testing/global-setup.ts';
 
+// The islands import React's names and run on Preact's compatibility layer, as the site's build has them
+// (@astrojs/preact with compat in astro.config.mjs); tests render them the same way.
+// (`react/jsx-runtime`, `react-dom/client` and the rest follow the two prefixes.)
+const preactCompat = { react: 'preact/compat', 'react-dom': 'preact/compat' };
+
 export default defineConfig({
   test: {
     // Integration files each start a stack; two cores run two at a time across all projects.
@@ -10,6 +15,7 @@ export default defineConfig({
     projects: [
       'packages/local-supabase/vitest.config.ts',
       {
+        resolve: { alias: preactCompat },
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],

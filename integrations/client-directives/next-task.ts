@@ -1,6 +1,6 @@
 // The site's two client directives, client:load-yield and client:visible-yield (registered by index.ts), are
 // Astro's own client:load and client:visible with one yield to the browser between loading an island's code and
-// hydrating it: evaluating React's DOM runtime and starting the hydration run as two tasks rather than one long
+// hydrating it: evaluating the island's modules and starting the hydration run as two tasks rather than one long
 // task (figures: docs/performance.md).
 import type { ClientDirective } from 'astro';
 

@@ -1,6 +1,6 @@
 // gzip for the site server, done once per file as a CDN's edge cache does, not on every response.
 // The e2e and Lighthouse runs load hundreds of pages from this server on the machine that runs the browser;
-// compressing the React chunk (about 200 KB) again for each load took CPU the browser was waiting for.
+// compressing the largest chunks (supabase-js, about 120 KB) again for each load took CPU the browser was waiting for.
 import { gzipSync } from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 import { parseAccept } from 'hono/utils/accept';

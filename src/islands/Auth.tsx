@@ -1,4 +1,4 @@
-import { useStore } from '@nanostores/react';
+import { useStore } from '@nanostores/preact';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import Button from '../components/ui/Button.tsx';
 import { type AuthTab, fillAccounts, readAuthEntry } from '../lib/auth-forms.ts';

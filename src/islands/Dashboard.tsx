@@ -1,4 +1,4 @@
-import { useStore } from '@nanostores/react';
+import { useStore } from '@nanostores/preact';
 import { useState } from 'react';
 import Button from '../components/ui/Button.tsx';
 import type { CardContent, MemberFrame } from '../lib/member-content.ts';

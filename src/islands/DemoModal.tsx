@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { DemoCopy } from '../content/schemas.ts';
 import {
   DEMO_INTERVAL_MS,
@@ -31,7 +31,9 @@ export default function DemoModal({ copy, seed, onClose }: Props) {
   const [shown, setShown] = useState(0);
   const [stage, setStage] = useState<0 | 1 | 2>(0);
 
-  useEffect(() => {
+  // Layout effects, both: the dialog opens, and its session's clock starts, in the task that rendered it, before the
+  // browser paints (Preact runs a plain effect after the next frame).
+  useLayoutEffect(() => {
     const element = dialog.current;
     if (!element) return;
     if (!element.open) element.showModal();
@@ -43,9 +45,9 @@ export default function DemoModal({ copy, seed, onClose }: Props) {
     };
   }, [onClose]);
 
-  // The timers live outside React's render cycle: each stage is scheduled by the timer before it, so the
+  // The timers live outside the render cycle: each stage is scheduled by the timer before it, so the
   // stages can never overtake the trades.
-  useEffect(() => {
+  useLayoutEffect(() => {
     let count = 0;
     const timers: ReturnType<typeof setTimeout>[] = [];
     const tick = setInterval(() => {

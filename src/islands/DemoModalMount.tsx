@@ -1,5 +1,5 @@
-// Loaded only when Watch Demo is pressed (or hovered / focused, as a prefetch): React, react-dom and the
-// demo come with it, never with the page.
+// Loaded only when Watch Demo is pressed (or hovered / focused, as a prefetch): Preact and the demo come with
+// it, never with the page.
 import { createRoot, type Root } from 'react-dom/client';
 import type { DemoCopy } from '../content/schemas.ts';
 import DemoModal from './DemoModal.tsx';

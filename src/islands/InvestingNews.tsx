@@ -1,4 +1,4 @@
-import { startTransition, useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { NewsArticle } from '../lib/news-answer.ts';
 import { localTime } from '../lib/relative-time.ts';
 import { toast } from '../stores/toasts.ts';
@@ -39,13 +39,9 @@ export default function InvestingNews({ labels }: Props) {
           failed();
           return;
         }
-        // Twenty cards rendered as a transition: React renders them in slices between which the page can answer
-        // a tap, instead of one long task on a slow phone.
-        startTransition(() => {
-          setArticles(answer.articles);
-          setUpdatedAt(answer.updatedAt);
-          setLoading(false);
-        });
+        setArticles(answer.articles);
+        setUpdatedAt(answer.updatedAt);
+        setLoading(false);
       } catch (err) {
         console.error('investing news:', err);
         failed();

@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { NewsArticle } from '../lib/news-answer.ts';
 import type { NewsLabels } from './news/labels.ts';
 import { loadNews } from './news/load-news.ts';
@@ -15,8 +15,7 @@ export default function NewsFeed({ labels }: Props) {
   useEffect(() => {
     let current = true;
     loadNews('combined')
-      // Rendered as a transition, in slices, so the cards' first render is no long task on a slow phone.
-      .then((answer) => current && startTransition(() => setArticles(answer.articles)))
+      .then((answer) => current && setArticles(answer.articles))
       .catch((err) => {
         // A failed load reads as no news: the empty message invites a refresh.
         console.error('news feed:', err);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { QuizData } from '../content/schemas.ts';
 import { fill } from '../lib/fill-template.ts';
 import { averageScore, QUIZ_FLAG_MS, tierIndex } from '../lib/quiz-score.ts';
@@ -28,13 +28,15 @@ export default function Quiz({ quiz, bands, bandLabels }: Props) {
   const index = scores.length;
   const done = index === questions.length;
 
-  useEffect(() => {
+  // Layout effects: the focus move and the flag are in the first frame that shows the new step or the result
+  // (Preact runs a plain effect after that frame).
+  useLayoutEffect(() => {
     if (!moveFocus.current) return;
     moveFocus.current = false;
     heading.current?.focus();
   });
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!done) return;
     setFlag(true);
     const timer = setTimeout(() => setFlag(false), QUIZ_FLAG_MS);

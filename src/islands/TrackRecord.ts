@@ -1,6 +1,6 @@
 // The /track-record figures: reads public.track_record() through the API with the public key and fills the page's
-// static shell (src/pages/track-record.astro). Plain DOM rather than a React island: the page's JavaScript budget is
-// 20 KB gzip, less than React alone; the rule and the formatting are src/lib/track-record.ts's.
+// static shell (src/pages/track-record.astro). Plain DOM rather than an island: a few lines of DOM do it without a
+// framework; the rule and the formatting are src/lib/track-record.ts's.
 import { fill } from '../lib/fill-template.ts';
 import { type Figures, formatFactor, formatPips, formatRate, type TrackRecord } from '../lib/track-record.ts';
 import { SUPABASE_KEY } from '../stores/api-key.ts';

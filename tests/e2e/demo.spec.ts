@@ -25,8 +25,9 @@ test('Home loads none of the demo until Watch Demo is pointed at or pressed', as
   });
   await page.goto('/');
   await page.waitForLoadState('networkidle');
-  // The demo's island, React and react-dom's client chunk (`/_astro/client.<hash>.js`).
-  expect(scripts.filter((path) => /DemoModal|react|\/client\./i.test(path))).toEqual([]);
+  // The demo's island, Preact (`preact.module`, `hooks.module`, `compat.module`) and the island renderer
+  // (`/_astro/client.<hash>.js`).
+  expect(scripts.filter((path) => /DemoModal|preact|\.module\.|\/client\./i.test(path))).toEqual([]);
   await expect(demo(page)).toHaveCount(0);
 
   await watchDemo(page).hover();

@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import InvestingNews, { FAILURE_TOAST_MS } from '../../src/islands/InvestingNews.tsx';
 import NewsFeed from '../../src/islands/NewsFeed.tsx';
+import { SLICE } from '../../src/islands/news/in-slices.ts';
 import type { NewsLabels } from '../../src/islands/news/labels.ts';
 import NewsCard from '../../src/islands/news/NewsCard.tsx';
 import NewsGrid from '../../src/islands/news/NewsGrid.tsx';
@@ -70,6 +71,25 @@ describe('NewsCard', () => {
     expect(container.querySelector('img')).toBe(img);
     expect(img?.hasAttribute('data-failed')).toBe(true);
     expect(img?.className).toContain('data-failed:invisible');
+  });
+
+  test('the cards arrive a slice per task, in order, and a new list starts again from one slice', async () => {
+    const stories = (prefix: string) =>
+      Array.from({ length: 3 * SLICE + 1 }, (_, i) => ({
+        ...article,
+        link: `https://a.example/${prefix}${i}`,
+        title: `${prefix} ${i}`,
+      }));
+    const titles = () => screen.queryAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
+    const first = stories('first');
+    const { rerender } = render(<NewsGrid articles={first} labels={labels} />);
+    expect(titles()).toEqual(first.slice(0, SLICE).map((a) => a.title));
+    await waitFor(() => expect(titles()).toEqual(first.map((a) => a.title)));
+
+    const second = stories('second');
+    rerender(<NewsGrid articles={second} labels={labels} />);
+    expect(titles()).toEqual(second.slice(0, SLICE).map((a) => a.title));
+    await waitFor(() => expect(titles()).toEqual(second.map((a) => a.title)));
   });
 
   test('HTML in a title is shown as text, never inserted as markup', () => {

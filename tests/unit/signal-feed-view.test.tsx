@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The dashboard feed's live region: what screen readers hear as live changes arrive.
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/preact';
 import { afterEach, expect, test } from 'vitest';
 import { DASHBOARD_LABEL_KEYS, type DashboardLabels } from '../../src/islands/member/labels.ts';
 import SignalFeed from '../../src/islands/member/SignalFeed.tsx';

@@ -1,4 +1,4 @@
-import type { AnchorHTMLAttributes, ButtonHTMLAttributes, Ref } from 'react';
+import { type AnchorHTMLAttributes, type ButtonHTMLAttributes, forwardRef, type Ref } from 'react';
 import { type ButtonSize, type ButtonVariant, buttonVariants } from './variants.ts';
 
 interface Look {
@@ -6,18 +6,28 @@ interface Look {
   size?: ButtonSize;
 }
 
-type ButtonProps = Look & ButtonHTMLAttributes<HTMLButtonElement> & { href?: undefined; ref?: Ref<HTMLButtonElement> };
-type LinkProps = Look & AnchorHTMLAttributes<HTMLAnchorElement> & { href: string; ref?: Ref<HTMLAnchorElement> };
+type ButtonProps = Look & ButtonHTMLAttributes<HTMLButtonElement> & { href?: undefined };
+type LinkProps = Look & AnchorHTMLAttributes<HTMLAnchorElement> & { href: string };
 
 /**
  * The islands' button, with the variants and sizes of the static pages' Button.astro (one class map:
- * ./variants.ts). With `href` it is a link shown as a button. `type` defaults to "button", as there.
+ * ./variants.ts). With `href` it is a link shown as a button. `type` defaults to "button", as there. A ref reaches
+ * the element (forwardRef, as Field).
  */
-export default function Button(props: ButtonProps | LinkProps) {
+const Button = forwardRef<HTMLButtonElement | HTMLAnchorElement, ButtonProps | LinkProps>(function Button(props, ref) {
   if (props.href !== undefined) {
     const { variant, size, className, ...link } = props;
-    return <a className={buttonVariants(variant, size, className)} {...link} />;
+    return <a ref={ref as Ref<HTMLAnchorElement>} className={buttonVariants(variant, size, className)} {...link} />;
   }
   const { variant, size, className, type = 'button', ...button } = props;
-  return <button type={type} className={buttonVariants(variant, size, className)} {...button} />;
-}
+  return (
+    <button
+      ref={ref as Ref<HTMLButtonElement>}
+      type={type}
+      className={buttonVariants(variant, size, className)}
+      {...button}
+    />
+  );
+});
+
+export default Button;

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
+import { forwardRef, type InputHTMLAttributes, type ReactNode } from 'react';
 
 interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'className'> {
   /** The input's id; the hint and the error line take `<id>-hint` and `<id>-error`. */
@@ -15,7 +15,6 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'className'>
   className?: string;
   /** Classes added to the input's own. */
   inputClassName?: string;
-  ref?: Ref<HTMLInputElement>;
   /** What follows the field (a password checklist, a message of the caller's own). */
   children?: ReactNode;
 }
@@ -24,8 +23,14 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'className'>
 const inputClass =
   'mt-1 block min-h-12 w-full rounded-lg border border-navy-600 bg-navy-950 px-3 text-white placeholder:text-subtle focus:border-accent aria-invalid:border-danger disabled:opacity-70 read-only:bg-navy-800';
 
-/** A labelled input of the islands' forms, with its hint and error line. */
-export default function Field({ id, label, hint, error, className, inputClassName, ref, children, ...input }: Props) {
+/**
+ * A labelled input of the islands' forms, with its hint and error line. A ref reaches the input: forwardRef, since
+ * Preact's compatibility layer passes `ref` to a function component only through it.
+ */
+const Field = forwardRef<HTMLInputElement, Props>(function Field(
+  { id, label, hint, error, className, inputClassName, children, ...input },
+  ref,
+) {
   const describedBy = [hint && `${id}-hint`, error && `${id}-error`, input['aria-describedby']].filter(Boolean);
   return (
     <div className={className}>
@@ -53,4 +58,6 @@ export default function Field({ id, label, hint, error, className, inputClassNam
       {children}
     </div>
   );
-}
+});
+
+export default Field;

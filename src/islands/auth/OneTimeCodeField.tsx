@@ -1,4 +1,4 @@
-import type { Ref } from 'react';
+import { forwardRef } from 'react';
 import Field from '../../components/ui/Field.tsx';
 
 interface Props {
@@ -10,17 +10,20 @@ interface Props {
   error: string | null | undefined;
   value: string;
   onChange: (value: string) => void;
-  ref?: Ref<HTMLInputElement>;
 }
 
 /**
  * The six-digit code field of /auth's code steps and of two-factor setup: one-time-code autofill, a numeric
  * keyboard, room for a pasted code with spaces or dashes (the caller cleans it), hint and error announced.
  */
-export default function OneTimeCodeField({ error, onChange, ...field }: Props) {
+const OneTimeCodeField = forwardRef<HTMLInputElement, Props>(function OneTimeCodeField(
+  { error, onChange, ...field },
+  ref,
+) {
   return (
     <Field
       {...field}
+      ref={ref}
       error={error ?? ''}
       inputClassName="font-mono tracking-[0.3em]"
       type="text"
@@ -31,4 +34,6 @@ export default function OneTimeCodeField({ error, onChange, ...field }: Props) {
       onChange={(e) => onChange(e.target.value)}
     />
   );
-}
+});
+
+export default OneTimeCodeField;

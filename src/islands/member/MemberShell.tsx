@@ -1,4 +1,4 @@
-import { useStore } from '@nanostores/react';
+import { useStore } from '@nanostores/preact';
 import type { User } from '@supabase/supabase-js';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';

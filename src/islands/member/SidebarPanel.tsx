@@ -1,4 +1,4 @@
-import { useStore } from '@nanostores/react';
+import { useStore } from '@nanostores/preact';
 import { type ReactNode, useState } from 'react';
 import type { SidebarContent } from '../../lib/member-content.ts';
 import { fullName, memberSince } from '../../lib/profile.ts';

@@ -1,4 +1,4 @@
-import { useStore } from '@nanostores/react';
+import { useStore } from '@nanostores/preact';
 import { useEffect, useId, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
 import { fill } from '../../lib/fill-template.ts';

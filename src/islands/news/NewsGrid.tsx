@@ -1,4 +1,5 @@
 import type { NewsArticle } from '../../lib/news-answer.ts';
+import { useInSlices } from './in-slices.ts';
 import type { NewsLabels } from './labels.ts';
 import NewsCard from './NewsCard.tsx';
 
@@ -14,7 +15,7 @@ const grid = 'grid list-none gap-6 p-0 sm:grid-cols-2 lg:grid-cols-3';
 
 /**
  * One listener for every picture of the grid: `error` does not bubble, so it is caught in the capture phase,
- * and the picture is marked `data-failed` (hidden by CSS inside its reserved box). No React state per picture,
+ * and the picture is marked `data-failed` (hidden by CSS inside its reserved box). No state per picture,
  * no re-render, no layout shift.
  */
 function markFailedPictures(list: HTMLUListElement | null): void {
@@ -27,8 +28,9 @@ function markFailedPictures(list: HTMLUListElement | null): void {
   );
 }
 
-/** Placeholder cards while `articles` is null, then the cards, or the empty message. */
+/** Placeholder cards while `articles` is null, then the cards (a slice per task: ./in-slices.ts), or the empty message. */
 export default function NewsGrid({ articles, labels, showThumbnail = false, placeholders = 9 }: Props) {
+  const shown = useInSlices(articles);
   if (articles === null) {
     return (
       <div>
@@ -62,7 +64,7 @@ export default function NewsGrid({ articles, labels, showThumbnail = false, plac
   const now = new Date();
   return (
     <ul className={grid} ref={markFailedPictures}>
-      {articles.map((article) => (
+      {shown?.map((article) => (
         <NewsCard key={article.link} article={article} labels={labels} showThumbnail={showThumbnail} now={now} />
       ))}
     </ul>

@@ -1,4 +1,4 @@
-import { useStore } from '@nanostores/react';
+import { useStore } from '@nanostores/preact';
 import { type SubmitEvent, useEffect, useMemo, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
 import {

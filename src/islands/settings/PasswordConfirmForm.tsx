@@ -1,4 +1,4 @@
-import type { Ref, SubmitEvent } from 'react';
+import { forwardRef, type SubmitEvent } from 'react';
 import Button from '../../components/ui/Button.tsx';
 import Field from '../../components/ui/Field.tsx';
 import { useCaptcha } from '../auth/use-captcha.ts';
@@ -21,11 +21,10 @@ interface Props {
   /** `captchaToken` gives the form's CAPTCHA token for the password sign-in (undefined without a site key). */
   onSubmit: (event: SubmitEvent<HTMLFormElement>, captchaToken: () => Promise<string | undefined>) => void;
   onCancel: () => void;
-  ref?: Ref<HTMLInputElement>;
 }
 
-/** A step of two-factor settings that asks for the member's current password before it goes on. */
-export default function PasswordConfirmForm(props: Props) {
+/** A step of two-factor settings that asks for the member's current password before it goes on; a ref reaches the field. */
+const PasswordConfirmForm = forwardRef<HTMLInputElement, Props>(function PasswordConfirmForm(props, ref) {
   const { id, busy } = props;
   // The auth service asks a password sign-in for a CAPTCHA token while [auth.captcha] is on.
   const captcha = useCaptcha(id);
@@ -41,7 +40,7 @@ export default function PasswordConfirmForm(props: Props) {
       </h4>
       <p className="text-muted">{props.text}</p>
       <Field
-        ref={props.ref}
+        ref={ref}
         id={`${id}-password`}
         label={props.label}
         type="password"
@@ -63,4 +62,6 @@ export default function PasswordConfirmForm(props: Props) {
       </div>
     </form>
   );
-}
+});
+
+export default PasswordConfirmForm;

@@ -1,4 +1,4 @@
-import { useStore } from '@nanostores/react';
+import { useStore } from '@nanostores/preact';
 import { type SubmitEvent, useEffect, useState } from 'react';
 import { LIMITS } from '../../../supabase/functions/_shared/form-rules.ts';
 import Button from '../../components/ui/Button.tsx';

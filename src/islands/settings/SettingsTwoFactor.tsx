@@ -1,4 +1,4 @@
-import { useStore } from '@nanostores/react';
+import { useStore } from '@nanostores/preact';
 import { type ReactNode, type SubmitEvent, useEffect, useRef, useState } from 'react';
 import Button from '../../components/ui/Button.tsx';
 import { browserTwoFactorDeps, type CaptchaToken, createTwoFactorFlow } from '../../stores/two-factor-flow.ts';
