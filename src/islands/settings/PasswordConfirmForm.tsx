@@ -23,7 +23,10 @@ interface Props {
   onCancel: () => void;
 }
 
-/** A step of two-factor settings that asks for the member's current password before it goes on; a ref reaches the field. */
+/**
+ * A step of two-factor settings that asks for the member's current password before it goes on. A ref reaches the
+ * password field (forwardRef, as Field).
+ */
 const PasswordConfirmForm = forwardRef<HTMLInputElement, Props>(function PasswordConfirmForm(props, ref) {
   const { id, busy } = props;
   // The auth service asks a password sign-in for a CAPTCHA token while [auth.captcha] is on.
