@@ -101,17 +101,15 @@ function SignedInFrame({ frame, email, children }: FrameProps) {
   const [sheetOpen, setSheetOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
 
-  const toggleRail = useCallback(() => setExpanded((was) => !was), []);
-  const toggled = useRef(false);
-  useEffect(() => {
-    // Written on a toggle only, so the seven days count from the member's last choice.
-    if (!toggled.current) {
-      toggled.current = true;
-      return;
-    }
+  // The cookie is written by the toggle itself, so the seven days count from the member's last choice and it is
+  // stored when the rail changes, not an effect later (Preact runs effects after the next frame).
+  const shown = useRef(expanded);
+  const toggleRail = useCallback(() => {
+    shown.current = !shown.current;
     // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from Firefox and older Safari
-    document.cookie = sidebarCookie(expanded);
-  }, [expanded]);
+    document.cookie = sidebarCookie(shown.current);
+    setExpanded(shown.current);
+  }, []);
   const closeSheet = useCallback(() => setSheetOpen(false), []);
 
   useEffect(() => {
