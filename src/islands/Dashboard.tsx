@@ -3,6 +3,7 @@ import { useState } from 'react';
 import Button from '../components/ui/Button.tsx';
 import type { CardContent, MemberFrame } from '../lib/member-content.ts';
 import { $profile } from '../stores/profile.ts';
+import { markSigningOut } from '../stores/sign-out.ts';
 import { browserLiveSocket } from '../stores/signal-live-browser.ts';
 import { supabase } from '../stores/supabase.ts';
 import ComingSoonCards from './member/ComingSoonCards.tsx';
@@ -33,6 +34,8 @@ function DashboardContent({ labels, tools, signInHref }: Omit<Props, 'frame'> & 
   if (profile.status === 'error') {
     const goToSignIn = async () => {
       setLeaving(true);
+      // This function navigates, once the session is gone; the gate must not send the page to /auth as well.
+      markSigningOut();
       // Only this browser's session: the profile, not the account, is what failed.
       await supabase()
         .auth.signOut({ scope: 'local' })

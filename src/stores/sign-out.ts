@@ -24,6 +24,11 @@ export function isSigningOut(): boolean {
   return leaving;
 }
 
+/** For a page that signs out and navigates itself: the gate then leaves the navigation to it (one navigation). */
+export function markSigningOut(): void {
+  leaving = true;
+}
+
 /**
  * Signs out (supabase-js ignores the server's 401, 403 and 404 and clears the local session anyway),
  * then goes to / replacing history and reloads; the toast waits for the new page.
