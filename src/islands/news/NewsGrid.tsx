@@ -28,7 +28,10 @@ function markFailedPictures(list: HTMLUListElement | null): void {
   );
 }
 
-/** Placeholder cards while `articles` is null, then the cards (a slice per task: ./in-slices.ts), or the empty message. */
+/**
+ * Placeholder cards while `articles` is null, then the cards (a slice per task: ./in-slices.ts), or the empty
+ * message.
+ */
 export default function NewsGrid({ articles, labels, showThumbnail = false, placeholders = 9 }: Props) {
   const shown = useInSlices(articles);
   if (articles === null) {
