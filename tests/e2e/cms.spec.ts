@@ -118,15 +118,16 @@ test.describe('local editing (npm run cms)', () => {
 
     // The dev server renders the saved files: the pages show the new words. Its file watcher syncs the content
     // store after the write lands, so a page loaded in between still has the old words: load it again until then.
+    // A minute each: a full e2e run at load 8 once took longer than 30 s; the limit only ends a hang.
     await expect(async () => {
       await page.goto(`${cms.siteUrl}/about-us`);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('About the SignalOne team', { timeout: 1000 });
-    }).toPass({ timeout: 30_000 });
+    }).toPass({ timeout: 60_000 });
     await expect(async () => {
       await page.goto(`${cms.siteUrl}/faq`);
       await page.getByText('What are forex trading signals?').click();
       await expect(page.getByText(answer)).toBeVisible({ timeout: 1000 });
-    }).toPass({ timeout: 30_000 });
+    }).toPass({ timeout: 60_000 });
   });
 
   test("a band's figures are numbers and short texts in the form", async ({ page }) => {
