@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { DEMO_ANON_KEY } from 'local-supabase';
-import { copy, fill } from '../content.ts';
+import { copy, fill, labels as pageLabels } from '../content.ts';
 import { hold } from './checks.ts';
 import { API } from './env.ts';
 import { createMember, passwordSession, SESSION_KEY, type Session } from './members.ts';
@@ -193,6 +193,36 @@ test.describe('desktop header', () => {
     await expect(footer).toContainText(site.disclaimer);
     await expect(footer).toContainText(fill(site.copyright, { year: new Date().getFullYear() }));
   });
+});
+
+test('a toast shows when an island defines the toast region before the parser has reached it', async ({ page }) => {
+  // /auth's island imports the chrome's module (toast-region.ts). On a slow network or a busy phone that import can
+  // run while the parser is still before <toast-region>: here the page is held there until it has.
+  const auth = pageLabels('auth');
+  const hold = '/parser-hold.js';
+  await page.route('**/auth?tab=signin', async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text()).replace('<toast-region', `<script src="${hold}"></script><toast-region`);
+    const { 'content-encoding': _encoding, 'content-length': _length, ...headers } = response.headers();
+    await route.fulfill({ status: response.status(), headers, body: html });
+  });
+  let definedWhileHeld = false;
+  await page.route(`**${hold}`, async (route) => {
+    definedWhileHeld = await expect
+      .poll(() => page.evaluate(() => customElements.get('toast-region') !== undefined), { timeout: 15_000 })
+      .toBe(true)
+      .then(
+        () => true,
+        () => false,
+      );
+    await route.fulfill({ contentType: 'text/javascript', body: '' });
+  });
+  await page.goto('/auth?tab=signin');
+  // Otherwise this page no longer shows the case: nothing defined the element before the parser reached it.
+  expect(definedWhileHeld).toBe(true);
+  await page.getByRole('button', { name: auth('forgotPassword') }).click();
+  const toasts = page.getByRole('region', { name: labels.notifications }).locator('li');
+  await expect(toasts.filter({ hasText: auth('emailRequiredTitle') })).toContainText(auth('emailRequiredDescription'));
 });
 
 test.describe('mobile chrome', () => {

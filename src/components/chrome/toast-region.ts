@@ -11,6 +11,20 @@ class ToastRegion extends HTMLElement {
   #unbind?: () => void;
 
   connectedCallback() {
+    // This module is also imported by islands, whose code can run while the parser is still before this element:
+    // the element is then connected before its list and the template after it exist. It starts once they do.
+    if (document.readyState === 'loading') {
+      document.addEventListener(
+        'DOMContentLoaded',
+        () => {
+          if (this.isConnected) this.#start();
+        },
+        { once: true },
+      );
+    } else this.#start();
+  }
+
+  #start() {
     const list = this.querySelector<HTMLOListElement>('[data-toast-list]');
     const template = document.querySelector<HTMLTemplateElement>('#toast-template');
     if (!list || !template) return;
