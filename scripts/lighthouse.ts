@@ -106,15 +106,16 @@ try {
   // first load after it starts runs beside its own start-up work, and on a 2-core machine tasks of 3 ms of CPU took
   // 40 ms of wall time in it (docs/performance.md). A phone's browser is already running.
   const warmup = process.env.LIGHTHOUSE_WARMUP !== '0';
-  if (warmup && paths.length) {
-    await lighthouse(`${siteUrl}${paths[0]}`, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: ['performance'],
-      blockedUrlPatterns: blocked.map((origin) => `${origin}/*`),
-    });
-  }
+  // A new flags object for each run: Lighthouse is not promised to leave the one it is handed as it was.
+  const port = chrome.port;
+  const flags = (only: string[]) => ({
+    port,
+    output: 'json' as const,
+    logLevel: 'error' as const,
+    onlyCategories: only,
+    blockedUrlPatterns: blocked.map((origin) => `${origin}/*`),
+  });
+  if (warmup && paths.length) await lighthouse(`${siteUrl}${paths[0]}`, flags(['performance']));
   console.log(
     `Lighthouse ${lighthouseVersion()}, mobile preset, median of ${runs} run${runs === 1 ? '' : 's'}` +
       (warmup ? ` (after one load of ${paths[0]} not counted)` : ''),
@@ -131,13 +132,7 @@ try {
     const lcp: number[] = [];
     const longest: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const result = await lighthouse(`${siteUrl}${path}`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: [...categories],
-        blockedUrlPatterns: blocked.map((origin) => `${origin}/*`),
-      });
+      const result = await lighthouse(`${siteUrl}${path}`, flags([...categories]));
       for (const c of categories) scores[c].push(Math.round((result?.lhr.categories[c]?.score ?? 0) * 100));
       if (result) for (const loss of pointsLost(result.lhr)) losses.add(loss);
       lcp.push(result?.lhr.audits['largest-contentful-paint']?.numericValue ?? 0);
